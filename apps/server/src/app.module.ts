@@ -1,0 +1,47 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConveyorHttpModule, ConveyorModule } from '@conveyor/core';
+import { AppConfig } from './config/app-config';
+import { APP_SETTINGS } from './config/app-settings.token';
+import { ExampleHandlersModule } from './handlers/example-handlers.module';
+
+/** Makes the service settings injectable everywhere (handlers read SMTP and webhook settings). */
+@Global()
+@Module({})
+class AppSettingsModule {
+  static register(config: AppConfig): DynamicModule {
+    return { module: AppSettingsModule, providers: [{ provide: APP_SETTINGS, useValue: config.app }], exports: [APP_SETTINGS] };
+  }
+}
+
+/** The runnable service: TypeORM + the Conveyor engine + its REST API + the example handlers. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const { app } = config;
+    return {
+      module: AppModule,
+      imports: [
+        AppSettingsModule.register(config),
+        TypeOrmModule.forRoot({
+          type: 'postgres',
+          url: app.databaseUrl,
+          schema: app.schema,
+          autoLoadEntities: true,
+          synchronize: false,
+          retryAttempts: 10,
+          retryDelay: 1000,
+          extra: {
+            max: app.poolSize,
+            connectionTimeoutMillis: app.poolTimeoutMs,
+            application_name: 'conveyor',
+            keepAlive: true,
+          },
+        }),
+        ConveyorModule.forRoot(config.engine),
+        ConveyorHttpModule,
+        ExampleHandlersModule,
+      ],
+    };
+  }
+}

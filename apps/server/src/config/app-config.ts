@@ -1,0 +1,112 @@
+import { ConveyorConfigError, ConveyorOptionsInput } from '@conveyor/core';
+import { ENV_SETTINGS, EnvSetting } from './env-settings';
+
+/** Settings of the service around the engine. */
+export interface AppSettings {
+  port: number;
+  databaseUrl?: string;
+  dataDir?: string;
+  schema: string;
+  poolSize: number;
+  poolTimeoutMs: number;
+  bodyLimitBytes: number;
+  logLevel: string;
+  smtpUrl?: string;
+  emailFrom: string;
+  outboxDir: string;
+  webhookTimeoutMs: number;
+}
+
+export interface AppConfig {
+  app: AppSettings;
+  engine: ConveyorOptionsInput;
+}
+
+const APP_DEFAULTS: AppSettings = {
+  port: 3000,
+  schema: 'public',
+  poolSize: 10,
+  poolTimeoutMs: 3000,
+  bodyLimitBytes: 1024 * 1024,
+  logLevel: 'log',
+  emailFrom: 'conveyor@localhost',
+  outboxDir: './.conveyor/outbox',
+  webhookTimeoutMs: 10_000,
+};
+
+/** Thrown for a bad environment variable; names it. */
+export class EnvConfigError extends Error {
+  constructor(env: string, problem: string) {
+    super(`Invalid environment variable ${env}: ${problem}`);
+    this.name = 'EnvConfigError';
+  }
+}
+
+function parse(setting: EnvSetting, raw: string): unknown {
+  const fail = (problem: string): never => {
+    throw new EnvConfigError(setting.env, problem);
+  };
+  switch (setting.kind) {
+    case 'int':
+      return /^-?\d+$/.test(raw.trim()) ? Number(raw) : fail(`expected an integer, got "${raw}"`);
+    case 'number':
+      return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : fail(`expected a number, got "${raw}"`);
+    case 'bool':
+      if (/^(true|1|yes|on)$/i.test(raw)) return true;
+      if (/^(false|0|no|off)$/i.test(raw)) return false;
+      return fail(`expected true or false, got "${raw}"`);
+    case 'list':
+      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'map':
+      return Object.fromEntries(
+        raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .map((pair) => {
+            const [k, v] = pair.split(':');
+            if (!k || !v || !/^\d+$/.test(v)) fail(`expected name:number pairs, got "${pair}"`);
+            return [k, Number(v)];
+          }),
+      );
+    default:
+      return raw;
+  }
+}
+
+function assign(target: Record<string, unknown>, path: string, value: unknown): void {
+  const [head, ...rest] = path.split('.');
+  if (rest.length === 0) {
+    target[head] = value;
+    return;
+  }
+  target[head] = (target[head] as Record<string, unknown>) ?? {};
+  assign(target[head] as Record<string, unknown>, rest.join('.'), value);
+}
+
+/**
+ * Reads the environment into app and engine settings — the one place env vars are parsed.
+ * Engine values are validated again (ranges) by the engine's own validateConveyorOptions, whose
+ * errors are translated back to the variable's name here.
+ */
+export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const app: Record<string, unknown> = { ...APP_DEFAULTS };
+  const engine: Record<string, unknown> = {};
+  for (const setting of ENV_SETTINGS) {
+    const raw = env[setting.env];
+    if (raw === undefined || raw === '') continue;
+    assign(setting.scope === 'app' ? app : engine, setting.target, parse(setting, raw));
+  }
+  const settings = app as unknown as AppSettings;
+  if (settings.port < 0 || settings.port > 65535) throw new EnvConfigError('PORT', 'must be between 0 and 65535');
+  if (settings.poolSize < 1 || settings.poolSize > 500) throw new EnvConfigError('DB_POOL_SIZE', 'must be between 1 and 500');
+  if (settings.bodyLimitBytes < 1024) throw new EnvConfigError('BODY_LIMIT_BYTES', 'must be at least 1024');
+  return { app: settings, engine: engine as ConveyorOptionsInput };
+}
+
+/** Maps an engine option error back to the environment variable that set it. */
+export function envNameFor(err: unknown): unknown {
+  if (!(err instanceof ConveyorConfigError)) return err;
+  const setting = ENV_SETTINGS.find((s) => s.target === err.field || err.field.startsWith(`${s.target}.`));
+  return setting ? new EnvConfigError(setting.env, err.message) : err;
+}

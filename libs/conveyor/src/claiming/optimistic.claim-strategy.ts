@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { Job } from '../jobs/job.entity';
+import { JobRow, mapJobRow } from '../jobs/job-row.mapper';
+import { ClaimFilter } from '../sql/claim-filter.interface';
+import { jobClaimByVersion } from '../sql/job-claim-by-version.sql';
+import { jobClaimCandidates } from '../sql/job-claim-candidates.sql';
+import { run } from '../sql/statement';
+import { ClaimStrategy } from './claim-strategy.interface';
+import { sortClaimed } from './sort-claimed';
+
+/** Rounds of read-then-compare-and-set per claim before giving the slots back to the next poll. */
+const MAX_ROUNDS = 3;
+/** PostgreSQL's deadlock_detected: two claimers met in opposite order; treat as "nothing won". */
+const DEADLOCK = '40P01';
+
+/**
+ * Optimistic strategy: read the head of the queue without locks, then claim all candidates with one
+ * compare-and-set on the @VersionColumn. A candidate another worker took first has a new version and is
+ * skipped; when some were lost, the next round reads again (the lost rows are RUNNING now, so it reads
+ * past them). No row lock is held while choosing, which suits databases or proxies where long-held
+ * locks hurt; under heavy contention between many workers `skip-locked` wastes less work.
+ */
+@Injectable()
+export class OptimisticClaimStrategy implements ClaimStrategy {
+  readonly name = 'optimistic';
+
+  constructor(private readonly db: ConveyorDatabase) {}
+
+  async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
+    const claimed: Job[] = [];
+    for (let round = 0; round < MAX_ROUNDS && claimed.length < filter.limit; round++) {
+      const want = filter.limit - claimed.length;
+      const { rows: candidates } = await run<{ id: string; version: number }>(
+        this.db.pool,
+        jobClaimCandidates(this.db.tables, { ...filter, limit: want }),
+      );
+      if (candidates.length === 0) break;
+      let won: JobRow[] = [];
+      try {
+        won = (await run<JobRow>(this.db.pool, jobClaimByVersion(this.db.tables, candidates, workerId, leaseMs))).rows;
+      } catch (err) {
+        if ((err as { code?: string }).code !== DEADLOCK) throw err;
+      }
+      claimed.push(...won.map((r) => mapJobRow(r)));
+      // Everything we read was ours: the queue head had no competitor, no need to read again.
+      if (won.length === candidates.length) break;
+    }
+    return sortClaimed(claimed);
+  }
+}

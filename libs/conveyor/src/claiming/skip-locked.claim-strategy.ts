@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { Job } from '../jobs/job.entity';
+import { JobRow, mapJobRow } from '../jobs/job-row.mapper';
+import { ClaimFilter } from '../sql/claim-filter.interface';
+import { jobClaimSkipLocked } from '../sql/job-claim-skip-locked.sql';
+import { run } from '../sql/statement';
+import { ClaimStrategy } from './claim-strategy.interface';
+import { sortClaimed } from './sort-claimed';
+
+/**
+ * Default strategy: one `UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED LIMIT n)` per batch.
+ * Workers never block each other; the row locks last only for that one statement.
+ */
+@Injectable()
+export class SkipLockedClaimStrategy implements ClaimStrategy {
+  readonly name = 'skip-locked';
+
+  constructor(private readonly db: ConveyorDatabase) {}
+
+  async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
+    const { rows } = await run<JobRow>(this.db.pool, jobClaimSkipLocked(this.db.tables, filter, workerId, leaseMs));
+    return sortClaimed(rows.map((r) => mapJobRow(r)));
+  }
+}

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { ConveyorOptions } from './conveyor-options.interface';
+
+/** The one place where Conveyor's defaults live. */
+export function conveyorDefaults(): ConveyorOptions {
+  return {
+    claimStrategy: 'skip-locked',
+    workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    runWorkers: true,
+    concurrency: 10,
+    queueConcurrency: {},
+    claimBatchSize: 100,
+    prefetch: 10,
+    pollIntervalMs: 1000,
+    listen: true,
+    leaseMs: 30_000,
+    heartbeatIntervalMs: 10_000,
+    maintenanceIntervalMs: 5_000,
+    shutdownGraceMs: 10_000,
+    completionBatchSize: 100,
+    completionFlushMs: 2,
+    defaultMaxAttempts: 5,
+    defaultTimeoutMs: 5 * 60_000,
+    backoff: { baseMs: 1000, factor: 2, maxMs: 3_600_000, jitter: 0.5 },
+    maxSnoozes: 100,
+    retentionCompletedMs: 7 * 24 * 3_600_000,
+    retentionBatchSize: 1000,
+    externalTypes: [],
+    maxBatchSize: 1000,
+    migrate: true,
+  };
+}

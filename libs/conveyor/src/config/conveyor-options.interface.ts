@@ -1,0 +1,56 @@
+import { BackoffOptions } from './backoff-options.interface';
+import { ClaimStrategyName } from './claim-strategy-name';
+
+/** Every engine setting. See `conveyorDefaults()` for the values used when one is omitted. */
+export interface ConveyorOptions {
+  /** `skip-locked` (one locking statement) or `optimistic` (@VersionColumn compare-and-set). */
+  claimStrategy: ClaimStrategyName;
+  /** Identifies this process in `locked_by` and the error history. Default: host:pid:random. */
+  workerId: string;
+  /** When false this instance only accepts and serves jobs (an API-only node). */
+  runWorkers: boolean;
+  /** Handlers running at once in this process, across all queues and types. */
+  concurrency: number;
+  /** Optional per-queue caps on running handlers (within `concurrency`). */
+  queueConcurrency: Record<string, number>;
+  /** Most rows one claim statement may take. */
+  claimBatchSize: number;
+  /** Claimed jobs kept ready in memory beyond the running ones, so a free slot never waits on a round trip. */
+  prefetch: number;
+  /** Fallback poll interval; LISTEN/NOTIFY normally wakes the poller sooner. */
+  pollIntervalMs: number;
+  /** Use LISTEN/NOTIFY for instant wake-up. */
+  listen: boolean;
+  /** How long a claim is valid without a heartbeat. */
+  leaseMs: number;
+  /** How often held leases are extended (must be well below leaseMs). */
+  heartbeatIntervalMs: number;
+  /** How often the elected leader rescues expired leases and prunes old jobs. */
+  maintenanceIntervalMs: number;
+  /** On shutdown, how long running handlers may finish before their jobs are handed back. */
+  shutdownGraceMs: number;
+  /** Most outcomes written by one completion statement. */
+  completionBatchSize: number;
+  /** Longest an outcome waits in memory before it is written. */
+  completionFlushMs: number;
+  /** Attempts before a failing job is DEAD, unless the handler or submission says otherwise. */
+  defaultMaxAttempts: number;
+  /** Handler timeout unless the handler says otherwise. */
+  defaultTimeoutMs: number;
+  /** Default retry backoff. */
+  backoff: BackoffOptions;
+  /** How many times a job may ask to be retried later (RetryLaterError) before it is DEAD. */
+  maxSnoozes: number;
+  /** COMPLETED jobs are deleted this long after they finished (0 keeps them forever). */
+  retentionCompletedMs: number;
+  /** Rows the retention cleaner deletes per statement. */
+  retentionBatchSize: number;
+  /** Types accepted at submission that no in-process handler serves (worked by HTTP workers). */
+  externalTypes: string[];
+  /** Most jobs in one batch submission. */
+  maxBatchSize: number;
+  /** Run the checked-in migrations at start-up. */
+  migrate: boolean;
+  /** Name of the TypeORM DataSource to use (the default one when omitted). */
+  dataSourceName?: string;
+}

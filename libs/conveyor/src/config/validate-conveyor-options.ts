@@ -1,0 +1,68 @@
+import { ConveyorConfigError } from '../errors/conveyor-config.error';
+import { CLAIM_STRATEGY_NAMES } from './claim-strategy-name';
+import { conveyorDefaults } from './conveyor-defaults';
+import { ConveyorOptions } from './conveyor-options.interface';
+
+/** What a caller may pass: any subset, with backoff partial too. */
+export type ConveyorOptionsInput = Partial<Omit<ConveyorOptions, 'backoff'>> & {
+  backoff?: Partial<ConveyorOptions['backoff']>;
+};
+
+function integer(field: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new ConveyorConfigError(field, `must be an integer between ${min} and ${max}, got ${String(value)}`);
+  }
+}
+
+/**
+ * Merges the input over the defaults and checks every field, naming the first bad one.
+ * This is the single validation step for engine configuration.
+ */
+export function validateConveyorOptions(input: ConveyorOptionsInput = {}): ConveyorOptions {
+  const defaults = conveyorDefaults();
+  const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const o: ConveyorOptions = {
+    ...defaults,
+    ...defined,
+    backoff: { ...defaults.backoff, ...(input.backoff ?? {}) },
+  } as ConveyorOptions;
+
+  if (!CLAIM_STRATEGY_NAMES.includes(o.claimStrategy)) {
+    throw new ConveyorConfigError('claimStrategy', `must be one of ${CLAIM_STRATEGY_NAMES.join(', ')}, got "${String(o.claimStrategy)}"`);
+  }
+  if (typeof o.workerId !== 'string' || o.workerId.length === 0 || o.workerId.length > 200) {
+    throw new ConveyorConfigError('workerId', 'must be a non-empty string of at most 200 characters');
+  }
+  integer('concurrency', o.concurrency, 1, 10_000);
+  for (const [queue, limit] of Object.entries(o.queueConcurrency)) integer(`queueConcurrency.${queue}`, limit, 1, 10_000);
+  integer('claimBatchSize', o.claimBatchSize, 1, 10_000);
+  integer('prefetch', o.prefetch, 0, 10_000);
+  integer('pollIntervalMs', o.pollIntervalMs, 10, 3_600_000);
+  integer('leaseMs', o.leaseMs, 1000, 86_400_000);
+  integer('heartbeatIntervalMs', o.heartbeatIntervalMs, 100, 86_400_000);
+  if (o.heartbeatIntervalMs * 2 > o.leaseMs) {
+    throw new ConveyorConfigError('heartbeatIntervalMs', `must be at most half of leaseMs (${o.leaseMs})`);
+  }
+  integer('maintenanceIntervalMs', o.maintenanceIntervalMs, 50, 3_600_000);
+  integer('shutdownGraceMs', o.shutdownGraceMs, 0, 3_600_000);
+  integer('completionBatchSize', o.completionBatchSize, 1, 10_000);
+  integer('completionFlushMs', o.completionFlushMs, 0, 10_000);
+  integer('defaultMaxAttempts', o.defaultMaxAttempts, 1, 1000);
+  integer('defaultTimeoutMs', o.defaultTimeoutMs, 1, 86_400_000);
+  integer('backoff.baseMs', o.backoff.baseMs, 0, 86_400_000);
+  integer('backoff.maxMs', o.backoff.maxMs, 0, 30 * 86_400_000);
+  if (typeof o.backoff.factor !== 'number' || !(o.backoff.factor >= 1) || o.backoff.factor > 100) {
+    throw new ConveyorConfigError('backoff.factor', 'must be a number between 1 and 100');
+  }
+  if (typeof o.backoff.jitter !== 'number' || !(o.backoff.jitter >= 0 && o.backoff.jitter <= 1)) {
+    throw new ConveyorConfigError('backoff.jitter', 'must be a number between 0 and 1');
+  }
+  integer('maxSnoozes', o.maxSnoozes, 0, 1_000_000);
+  integer('retentionCompletedMs', o.retentionCompletedMs, 0, Number.MAX_SAFE_INTEGER);
+  integer('retentionBatchSize', o.retentionBatchSize, 1, 100_000);
+  integer('maxBatchSize', o.maxBatchSize, 1, 100_000);
+  if (!Array.isArray(o.externalTypes) || o.externalTypes.some((t) => typeof t !== 'string' || t.length === 0)) {
+    throw new ConveyorConfigError('externalTypes', 'must be a list of non-empty type names');
+  }
+  return o;
+}

@@ -1,0 +1,21 @@
+/** Every user-facing message in one place (the @nestjs/bullmq habit). */
+export const MESSAGES = {
+  duplicateHandler: (type: string, a: string, b: string) =>
+    `Two job handlers claim type "${type}": ${a} and ${b}. Each type must have exactly one @JobHandler.`,
+  handlerWithoutHandle: (cls: string, type: string) =>
+    `${cls} is decorated with @JobHandler('${type}') but has no handle(job, context) method. Extend JobHandlerHost.`,
+  unknownType: (type: string) => `Unknown job type "${type}": no handler is registered for it.`,
+  jobNotFound: (id: string) => `Job ${id} does not exist.`,
+  cannotCancel: (status: string) =>
+    `Only SCHEDULED, PENDING or RETRYING jobs can be cancelled; this job is ${status}.`,
+  cannotRetry: (status: string) => `Only DEAD or CANCELLED jobs can be retried; this job is ${status}.`,
+  idempotencyMismatch: (key: string) =>
+    `Idempotency key "${key}" was already used for a different request.`,
+  invalidPayload: (type: string) => `The payload does not fit job type "${type}".`,
+  /** The sweeper appends the worker id and a full stop in SQL. */
+  leaseExpiredPrefix: 'Lease expired while held by ',
+  timedOut: (ms: number) => `Handler timed out after ${ms} ms.`,
+  snoozeCapReached: (max: number) => `The job asked to be retried later more than ${max} times.`,
+  databaseUnavailable: 'The job database is unavailable; try again shortly.',
+  shuttingDown: 'Worker shut down before the handler finished; the job was handed back.',
+} as const;

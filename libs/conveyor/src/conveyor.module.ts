@@ -1,0 +1,45 @@
+import { Module } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from './conveyor.constants';
+import { CONVEYOR_MODULE_INPUT, ConveyorConfigurableModule } from './conveyor.module-definition';
+import { validateConveyorOptions, ConveyorOptionsInput } from './config/validate-conveyor-options';
+import { ConveyorDatabase } from './database/conveyor-database.service';
+import { ConveyorEvents } from './events/conveyor-events.service';
+import { HandlersModule } from './handlers/handlers.module';
+import { HealthModule } from './health/health.module';
+import { JobsModule } from './jobs/jobs.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
+import { MigrationRunner } from './migrations/migration-runner.service';
+import { MigratorService } from './migrations/migrator.service';
+import { SchedulerPollerModule } from './scheduler/scheduler.module';
+import { WorkerModule } from './worker/worker.module';
+import { WorkerOrchestrator } from './worker/worker-orchestrator.service';
+
+const core = [ConveyorDatabase, ConveyorEvents, MigratorService];
+
+/**
+ * The Conveyor engine as a dynamic module: import `ConveyorModule.forRoot({...})` next to
+ * `TypeOrmModule.forRoot(...)`. It brings the job service, the handler registry, the worker pool with
+ * its poller, leader-elected maintenance and health indicators — but no HTTP routes, so any Nest app can
+ * embed it; the REST API is `ConveyorHttpModule`.
+ */
+@Module({
+  imports: [HandlersModule, JobsModule, WorkerModule, SchedulerPollerModule, MaintenanceModule, HealthModule],
+  providers: [
+    { provide: CONVEYOR_OPTIONS, inject: [CONVEYOR_MODULE_INPUT], useFactory: (input: ConveyorOptionsInput) => validateConveyorOptions(input) },
+    ...core,
+    MigrationRunner,
+    WorkerOrchestrator,
+  ],
+  exports: [
+    CONVEYOR_OPTIONS,
+    ...core,
+    WorkerOrchestrator,
+    HandlersModule,
+    JobsModule,
+    WorkerModule,
+    SchedulerPollerModule,
+    MaintenanceModule,
+    HealthModule,
+  ],
+})
+export class ConveyorModule extends ConveyorConfigurableModule {}

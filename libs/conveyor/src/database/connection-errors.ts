@@ -1,0 +1,34 @@
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown (pg_terminate_backend, restart)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up / shutting down)
+  '53300', // too_many_connections
+]);
+
+/**
+ * True when an error means "the database can't be reached right now" rather than "this statement is wrong":
+ * such errors become 503 for callers and a retry for the engine's own loops.
+ */
+export function isConnectionError(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const rec = e as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+    if (typeof rec.code === 'string' && (CONNECTION_CODES.has(rec.code) || rec.code.startsWith('08'))) return true;
+    const msg = typeof rec.message === 'string' ? rec.message : '';
+    if (
+      /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|Cannot use a pool after calling end/i.test(
+        msg,
+      )
+    ) {
+      return true;
+    }
+    e = rec.driverError ?? rec.cause;
+  }
+  return false;
+}

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ClientConfig, Pool, PoolClient } from 'pg';
+import { DataSource, EntityManager } from 'typeorm';
+import { CONVEYOR_DATA_SOURCE } from '../conveyor.constants';
+import { DatabaseUnavailableError } from '../errors/job-request.errors';
+import { MESSAGES } from '../conveyor.messages';
+import { isConnectionError } from './connection-errors';
+import { quoteIdent } from './quote';
+import { SqlTables } from '../sql/statement';
+import { SqlResult, SqlRunner } from './sql-runner.interface';
+
+/**
+ * The engine's handle on PostgreSQL. TypeORM owns the connection pool; the engine's own statements go
+ * straight to that pg pool (named, prepared statements on the hot path) instead of through TypeORM's
+ * query runner, and every table name is qualified with the DataSource's schema, escaped once here.
+ */
+@Injectable()
+export class ConveyorDatabase {
+  /** Schema holding Conveyor's tables: the DataSource's schema, `public` when it sets none. */
+  readonly schema: string;
+  /** Escaped `schema.conveyor_jobs`. */
+  readonly jobsTable: string;
+  /** Escaped `schema.conveyor_queues`. */
+  readonly queuesTable: string;
+  /** Escaped `schema.conveyor_migrations`. */
+  readonly migrationsTable: string;
+  /** Channel the insert trigger notifies on. */
+  readonly channel: string;
+  /** What the statement builders in ../sql need. */
+  readonly tables: SqlTables;
+
+  readonly pool: SqlRunner = {
+    query: <R>(text: string, values?: unknown[], name?: string) => this.poolQuery<R>(text, values, name),
+  };
+
+  constructor(@Inject(CONVEYOR_DATA_SOURCE) readonly dataSource: DataSource) {
+    this.schema = (dataSource.options as { schema?: string }).schema ?? 'public';
+    const s = quoteIdent(this.schema);
+    this.jobsTable = `${s}.conveyor_jobs`;
+    this.queuesTable = `${s}.conveyor_queues`;
+    this.migrationsTable = `${s}.conveyor_migrations`;
+    this.channel = channelFor(this.schema);
+    this.tables = { jobs: this.jobsTable, queues: this.queuesTable, key: shortHash(this.schema) };
+  }
+
+  /** The pg pool TypeORM created. */
+  get pgPool(): Pool {
+    return (this.dataSource.driver as unknown as { master: Pool }).master;
+  }
+
+  /** Connection settings for a dedicated client (LISTEN, leader lock) outside the pool. */
+  clientConfig(): ClientConfig {
+    const o = (this.pgPool as unknown as { options: ClientConfig & Record<string, unknown> }).options;
+    return {
+      connectionString: o.connectionString,
+      host: o.host,
+      port: o.port,
+      user: o.user,
+      password: o.password,
+      database: o.database,
+      ssl: o.ssl,
+      connectionTimeoutMillis: (o.connectionTimeoutMillis as number | undefined) ?? 5000,
+      keepAlive: true,
+      application_name: 'conveyor-dedicated',
+    };
+  }
+
+  /**
+   * A runner bound to the caller's transaction when `manager` is a transactional EntityManager,
+   * so a job inserted through it exists only if that transaction commits; the pool otherwise.
+   */
+  runnerFor(manager?: EntityManager): SqlRunner {
+    const queryRunner = manager?.queryRunner;
+    if (!queryRunner) return this.pool;
+    return {
+      query: async <R>(text: string, values?: unknown[]): Promise<SqlResult<R>> => {
+        const client = (await queryRunner.connect()) as PoolClient;
+        const res = await client.query(text, values as unknown[]);
+        return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
+      },
+    };
+  }
+
+  /** Runs `work` in a transaction on one pooled connection. */
+  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    const client = await this.connect();
+    try {
+      await client.query('BEGIN');
+      const tx: SqlRunner = {
+        query: async <R>(text: string, values?: unknown[], name?: string) => {
+          const res = await client.query(name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] });
+          return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
+        },
+      };
+      const result = await work(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw this.translate(err);
+    } finally {
+      client.release();
+    }
+  }
+
+  private async connect(): Promise<PoolClient> {
+    try {
+      return await this.pgPool.connect();
+    } catch (err) {
+      throw this.translate(err);
+    }
+  }
+
+  private async poolQuery<R>(text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
+    try {
+      const res = await this.pgPool.query(name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] });
+      return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
+    } catch (err) {
+      throw this.translate(err);
+    }
+  }
+
+  /** Connection failures become {@link DatabaseUnavailableError}; anything else is rethrown as is. */
+  translate(err: unknown): unknown {
+    if (err instanceof DatabaseUnavailableError) return err;
+    return isConnectionError(err) ? new DatabaseUnavailableError(MESSAGES.databaseUnavailable, { cause: err }) : err;
+  }
+}
+
+function shortHash(text: string): string {
+  return createHash('sha1').update(text).digest('hex').slice(0, 12);
+}
+
+/** NOTIFY channel for a schema; channel names are identifiers, so at most 63 bytes. */
+export function channelFor(schema: string): string {
+  const name = `conveyor:${schema}`;
+  return Buffer.byteLength(name) <= 63 ? name : `conveyor:${shortHash(schema)}`;
+}

@@ -1,0 +1,48 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { MESSAGES } from '../conveyor.messages';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { JobHandlerDefinitionError } from '../errors/job-handler-definition.error';
+import { JobHandlerDiscovery } from './job-handler.decorator';
+import { JobHandlerHost } from './job-handler.host';
+import { HandlerRegistry } from './handler-registry.service';
+
+/**
+ * Finds every provider decorated with @JobHandler at module init and registers it, with the engine
+ * defaults applied. A wrong class fails start-up here, with a named error, rather than at first use.
+ */
+@Injectable()
+export class HandlerExplorer implements OnModuleInit {
+  private readonly logger = new Logger('Conveyor:Handlers');
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly registry: HandlerRegistry,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+  ) {}
+
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders({ metadataKey: JobHandlerDiscovery.KEY })) {
+      const meta = this.discovery.getMetadataByDecorator(JobHandlerDiscovery, wrapper);
+      if (!meta) continue;
+      const instance = wrapper.instance as JobHandlerHost | undefined;
+      const className = wrapper.metatype?.name ?? String(wrapper.name);
+      if (!instance || typeof instance.handle !== 'function') {
+        throw new JobHandlerDefinitionError(MESSAGES.handlerWithoutHandle(className, meta.type));
+      }
+      this.registry.register({
+        type: meta.type,
+        queue: meta.queue ?? 'default',
+        instance,
+        className,
+        concurrency: meta.concurrency ?? null,
+        maxAttempts: meta.maxAttempts ?? this.options.defaultMaxAttempts,
+        backoff: { ...this.options.backoff, ...(meta.backoff ?? {}) },
+        timeoutMs: meta.timeout ?? this.options.defaultTimeoutMs,
+        payloadClass: meta.payload ?? null,
+      });
+    }
+    this.logger.log(`Registered job handlers: ${this.registry.types().join(', ') || '(none)'}`);
+  }
+}

@@ -1,0 +1,14 @@
+/** What a handler gets besides the job. */
+export interface JobContext {
+  /** Fires when the attempt times out, the claim is lost, or the worker shuts down past its grace period. */
+  signal: AbortSignal;
+  /** 1 on the first attempt. */
+  attempt: number;
+  /** The worker running this attempt. */
+  workerId: string;
+  /**
+   * Extends this job's lease now (leases are also extended automatically while the handler runs).
+   * Throws when the claim was lost, so a long job can stop early.
+   */
+  heartbeat(): Promise<void>;
+}

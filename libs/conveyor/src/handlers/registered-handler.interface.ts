@@ -1,0 +1,15 @@
+import { BackoffOptions } from '../config/backoff-options.interface';
+import { JobHandlerHost } from './job-handler.host';
+
+/** A handler as the runtime uses it: the instance plus its options with every default applied. */
+export interface RegisteredHandler {
+  type: string;
+  queue: string;
+  instance: JobHandlerHost;
+  className: string;
+  concurrency: number | null;
+  maxAttempts: number;
+  backoff: BackoffOptions;
+  timeoutMs: number;
+  payloadClass: (new () => object) | null;
+}

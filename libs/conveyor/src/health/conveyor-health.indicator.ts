@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { MigratorService } from '../migrations/migrator.service';
+import { JobPoller } from '../scheduler/job-poller.service';
+import { jobCountActive } from '../sql/job-count-active.sql';
+import { run } from '../sql/statement';
+import { WorkerOrchestrator } from '../worker/worker-orchestrator.service';
+import { WorkerPool } from '../worker/worker-pool.service';
+
+/** Resolves `work`, or rejects after `ms`: a health probe must never hang. */
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Conveyor's readiness checks, in terminus style: each returns up/down with data and never throws.
+ * - `database`: a round trip within the timeout;
+ * - `migrations`: the schema has every migration this build knows;
+ * - `worker`: not shutting down, and the poller has claimed (or tried) recently;
+ * - `queue`: job counts and pool usage, for dashboards (down only if the counts cannot be read).
+ */
+@Injectable()
+export class ConveyorHealthIndicator {
+  constructor(
+    private readonly health: HealthIndicatorService,
+    private readonly db: ConveyorDatabase,
+    private readonly migrator: MigratorService,
+    private readonly poller: JobPoller,
+    private readonly pool: WorkerPool,
+    private readonly orchestrator: WorkerOrchestrator,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+  ) {}
+
+  async database(key = 'database', timeoutMs = 1000): Promise<HealthIndicatorResult> {
+    const check = this.health.check(key);
+    const started = Date.now();
+    try {
+      await withTimeout(this.db.pool.query('SELECT 1'), timeoutMs);
+      return check.up({ latencyMs: Date.now() - started });
+    } catch (err) {
+      return check.down({ message: (err as Error).message });
+    }
+  }
+
+  async migrations(key = 'migrations', timeoutMs = 1000): Promise<HealthIndicatorResult> {
+    const check = this.health.check(key);
+    try {
+      const ok = await withTimeout(this.migrator.isUpToDate(), timeoutMs);
+      return ok ? check.up({ latest: this.migrator.latest }) : check.down({ message: 'migrations not applied', latest: this.migrator.latest });
+    } catch (err) {
+      return check.down({ message: (err as Error).message });
+    }
+  }
+
+  worker(key = 'worker'): HealthIndicatorResult {
+    const check = this.health.check(key);
+    if (this.orchestrator.isStopping) return check.down({ message: 'shutting down' });
+    if (!this.options.runWorkers) return check.up({ workers: false });
+    const last = this.poller.lastPollAt;
+    const maxAge = Math.max(3 * this.options.pollIntervalMs, 5000);
+    const age = last ? Date.now() - last.getTime() : null;
+    const data = { lastPollAgeMs: age, lastError: this.poller.lastError, ...this.pool.stats() };
+    return age !== null && age <= maxAge ? check.up(data) : check.down({ message: 'poller has not run recently', ...data });
+  }
+
+  async queue(key = 'queue', timeoutMs = 1000): Promise<HealthIndicatorResult> {
+    const check = this.health.check(key);
+    try {
+      const { rows } = await withTimeout(run<{ status: string; count: number }>(this.db.pool, jobCountActive(this.db.tables)), timeoutMs);
+      const counts = Object.fromEntries(rows.map((r) => [r.status.toLowerCase(), r.count]));
+      const pg = this.db.pgPool;
+      return check.up({
+        ...counts,
+        pool: this.pool.stats(),
+        connections: { total: pg.totalCount, idle: pg.idleCount, waiting: pg.waitingCount },
+      });
+    } catch (err) {
+      return check.down({ message: (err as Error).message });
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { INestApplication } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { json } from 'express';
+import { errorBody } from './error-body';
+
+/** HTTP settings of the app that hosts the API. */
+export interface HttpSettings {
+  /** Largest accepted body, in bytes. */
+  bodyLimitBytes: number;
+}
+
+/**
+ * Body parsing with a size limit, and JSON errors for what fails before a controller runs:
+ * malformed JSON is a 400, an oversized body a 413. Create the app with `{ bodyParser: false }`.
+ */
+export function configureHttp(app: INestApplication, settings: HttpSettings): void {
+  app.use(json({ limit: settings.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
+  app.use((err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
+    if (!err) return next();
+    if (err.type === 'entity.too.large') {
+      return res.status(413).json(errorBody(413, `Request body is larger than ${settings.bodyLimitBytes} bytes`));
+    }
+    if (err.type === 'entity.parse.failed') {
+      return res.status(400).json(errorBody(400, 'Malformed JSON in request body', [{ field: 'body', problems: ['is not valid JSON'] }]));
+    }
+    const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 400;
+    return res.status(status).json(errorBody(status, err.message ?? 'Bad request'));
+  });
+}

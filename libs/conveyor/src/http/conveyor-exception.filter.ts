@@ -1,0 +1,51 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { MESSAGES } from '../conveyor.messages';
+import { isConnectionError } from '../database/connection-errors';
+import { DatabaseUnavailableError, JobRequestError } from '../errors/job-request.errors';
+import { errorBody, ErrorBody } from './error-body';
+
+/** Seconds a client should wait after a 503 before trying again. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Turns every error into `{ statusCode, error, message, details? }`: request errors keep their status,
+ * an unreachable database is a 503 with Retry-After (never a 500 or a hang), anything unexpected a 500
+ * whose details stay in the log.
+ */
+@Catch()
+export class ConveyorExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Conveyor:Http');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const body = this.toBody(exception);
+    if (body.statusCode === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    if (body.statusCode >= 500 && body.statusCode !== 503) {
+      this.logger.error((exception as Error)?.stack ?? String(exception));
+    }
+    if (!res.headersSent) res.status(body.statusCode).json(body);
+  }
+
+  private toBody(exception: unknown): ErrorBody {
+    if (exception instanceof DatabaseUnavailableError || isConnectionError(exception)) {
+      return errorBody(503, MESSAGES.databaseUnavailable);
+    }
+    if (exception instanceof JobRequestError) {
+      return errorBody(exception.status, exception.message, exception.details);
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      if (typeof response === 'object' && response && 'details' in response) return response as ErrorBody;
+      const message =
+        typeof response === 'string'
+          ? response
+          : Array.isArray((response as { message?: unknown }).message)
+            ? ((response as { message: string[] }).message).join('; ')
+            : String((response as { message?: unknown }).message ?? exception.message);
+      return errorBody(status, message);
+    }
+    return errorBody(500, 'Internal server error');
+  }
+}

@@ -1,0 +1,32 @@
+import { EntityManager } from 'typeorm';
+
+/** Options of an in-code enqueue; the same fields a REST submission carries. */
+export interface EnqueueOptions {
+  queue?: string;
+  /** Lower runs first. Default 0. */
+  priority?: number;
+  /** Run no earlier than this. */
+  runAt?: Date | string;
+  /** Run no earlier than this many ms from now (database clock). */
+  delayMs?: number;
+  maxAttempts?: number;
+  /** Submitting twice with one key creates one job. */
+  idempotencyKey?: string;
+  /**
+   * A transactional EntityManager (inside `dataSource.transaction(...)`): the job is inserted in
+   * that transaction and exists only if it commits.
+   */
+  manager?: EntityManager;
+}
+
+/** A full submission: what `POST /jobs` takes. */
+export interface JobRequest extends Omit<EnqueueOptions, 'manager'> {
+  type: string;
+  payload?: unknown;
+}
+
+/** A stored job plus whether this call created it (false: an idempotent repeat). */
+export interface SubmitResult<J> {
+  job: J;
+  created: boolean;
+}

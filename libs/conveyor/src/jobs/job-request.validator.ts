@@ -1,0 +1,127 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { createHash } from 'node:crypto';
+import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { MESSAGES } from '../conveyor.messages';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { FieldProblem, JobValidationError } from '../errors/job-request.errors';
+import { HandlerRegistry } from '../handlers/handler-registry.service';
+import { NewJobRow } from '../sql/job-insert-many.sql';
+import { canonicalJson } from './canonical-json';
+import { findUnstorableJson } from './json-safety';
+import { SubmitJobDto } from './submit-job.dto';
+
+const ENVELOPE_KEYS = ['type', 'payload', 'queue', 'priority', 'runAt', 'delayMs', 'maxAttempts', 'idempotencyKey'];
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The single check of a submission, for REST and in-code callers alike: the envelope (class-validator on
+ * SubmitJobDto), the type (a registered handler or a declared external type), the payload (storable as
+ * jsonb, and valid against the handler's payload class). Every problem names its field.
+ */
+@Injectable()
+export class JobRequestValidator {
+  constructor(
+    private readonly registry: HandlerRegistry,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+  ) {}
+
+  /** Validates one submission; `path` prefixes field names (e.g. `jobs[2].`). Throws JobValidationError. */
+  toRow(input: unknown, path = ''): NewJobRow {
+    const problems = this.check(input, path);
+    if (problems.length > 0) {
+      throw new JobValidationError(`Invalid job submission: ${problems.map((p) => p.field).join(', ')}`, problems);
+    }
+    const req = input as SubmitJobDto;
+    const handler = this.registry.get(req.type);
+    const queue = req.queue ?? handler?.queue ?? 'default';
+    const priority = req.priority ?? 0;
+    const maxAttempts = req.maxAttempts ?? handler?.maxAttempts ?? this.options.defaultMaxAttempts;
+    const key = req.idempotencyKey ?? null;
+    return {
+      queue,
+      type: req.type,
+      payload: req.payload,
+      priority,
+      run_at: req.runAt ? new Date(req.runAt).toISOString() : null,
+      delay_ms: req.delayMs ?? null,
+      max_attempts: maxAttempts,
+      idempotency_key: key,
+      idempotency_hash: key ? requestHash(req) : null,
+    };
+  }
+
+  /** Every problem of one submission, or none. */
+  check(input: unknown, path = ''): FieldProblem[] {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+      return [{ field: path.replace(/\.$/, '') || 'body', problems: ['must be a JSON object'] }];
+    }
+    const raw = input as Record<string, unknown>;
+    const problems: FieldProblem[] = [];
+    const unknown = Object.keys(raw).filter((k) => !ENVELOPE_KEYS.includes(k));
+    for (const k of unknown) problems.push({ field: `${path}${k}`, problems: ['is not a known field'] });
+
+    // Copy only known own fields: never hand attacker-chosen keys to class-transformer.
+    const dto = new SubmitJobDto();
+    for (const k of ENVELOPE_KEYS) if (Object.prototype.hasOwnProperty.call(raw, k)) (dto as unknown as Record<string, unknown>)[k] = raw[k];
+    problems.push(...flatten(validateSync(dto), path));
+    if (dto.runAt !== undefined && dto.delayMs !== undefined) {
+      problems.push({ field: `${path}delayMs`, problems: ['give either runAt or delayMs, not both'] });
+    }
+    if (typeof dto.type === 'string' && dto.type.length > 0 && !this.isKnownType(dto.type)) {
+      problems.push({ field: `${path}type`, problems: [MESSAGES.unknownType(dto.type)] });
+    }
+    if (problems.length > 0) return problems;
+
+    const unstorable = findUnstorableJson(dto.payload, `${path}payload`);
+    if (unstorable) return [{ field: unstorable.field, problems: [unstorable.problem] }];
+
+    const payloadClass = this.registry.get(dto.type)?.payloadClass;
+    if (payloadClass) problems.push(...this.checkPayload(payloadClass, dto.payload, `${path}payload`));
+    return problems;
+  }
+
+  isKnownType(type: string): boolean {
+    return this.registry.has(type) || this.options.externalTypes.includes(type);
+  }
+
+  private checkPayload(cls: new () => object, payload: unknown, field: string): FieldProblem[] {
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+      return [{ field, problems: ['must be a JSON object'] }];
+    }
+    const dangerous = findKey(payload, FORBIDDEN_KEYS, field);
+    if (dangerous) return [{ field: dangerous, problems: ['is not allowed'] }];
+    const instance = plainToInstance(cls, payload) as object;
+    return flatten(validateSync(instance, { whitelist: true, forbidNonWhitelisted: true }), `${field}.`);
+  }
+}
+
+/** Turns class-validator's tree into `field: problems`, with dotted paths. */
+function flatten(errors: ValidationError[], prefix: string): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  for (const e of errors) {
+    const field = `${prefix}${e.property}`;
+    if (e.constraints) out.push({ field, problems: Object.values(e.constraints) });
+    if (e.children?.length) out.push(...flatten(e.children, `${field}.`));
+  }
+  return out;
+}
+
+function findKey(value: unknown, keys: Set<string>, path: string): string | null {
+  if (value === null || typeof value !== 'object') return null;
+  for (const k of Object.keys(value)) {
+    if (keys.has(k)) return `${path}.${k}`;
+    const inner = findKey((value as Record<string, unknown>)[k], keys, `${path}.${k}`);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+/** Fingerprint of everything that defines a submission, so a repeat with another body is a 409. */
+export function requestHash(req: SubmitJobDto): string {
+  const { type, payload, queue, priority, runAt, delayMs, maxAttempts } = req;
+  return createHash('sha256')
+    .update(canonicalJson({ type, payload, queue, priority, runAt, delayMs, maxAttempts }))
+    .digest('hex');
+}

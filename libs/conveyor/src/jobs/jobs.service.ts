@@ -1,0 +1,194 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { MESSAGES } from '../conveyor.messages';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { SqlRunner } from '../database/sql-runner.interface';
+import {
+  IdempotencyConflictError,
+  JobNotFoundError,
+  JobStateConflictError,
+  JobValidationError,
+} from '../errors/job-request.errors';
+import { ConveyorEvents } from '../events/conveyor-events.service';
+import {
+  jobCancel,
+  jobGetById,
+  jobGetByIdempotencyKeys,
+  jobInsertMany,
+  jobList,
+  JobListFilter,
+  jobRetry,
+  jobsNotifyReady,
+  NewJobRow,
+  run,
+} from '../sql';
+import { Job } from './job.entity';
+import { EnqueueOptions, JobRequest, SubmitResult } from './job-request.interface';
+import { JobRow, mapJobRow } from './job-row.mapper';
+import { JobRequestValidator } from './job-request.validator';
+import { JobStatus } from './job-status';
+
+/** A page of the job list. */
+export interface JobPage {
+  items: Job[];
+  nextCursor: string | null;
+}
+
+/**
+ * Submitting, reading and steering jobs: what the REST controller and in-code producers call.
+ * Submission is validated in one place (JobRequestValidator) and inserted with one multi-row statement.
+ */
+@Injectable()
+export class JobsService {
+  constructor(
+    private readonly db: ConveyorDatabase,
+    private readonly validator: JobRequestValidator,
+    private readonly events: ConveyorEvents,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+  ) {}
+
+  /**
+   * Enqueues one job from code. Pass `options.manager` (a transactional EntityManager) to insert it
+   * inside your own transaction. Returns the stored job (the existing one for a repeated idempotency key).
+   */
+  async enqueue<P>(type: string, payload: P, options: EnqueueOptions = {}): Promise<Job<P>> {
+    const { manager, ...rest } = options;
+    const runAt = rest.runAt instanceof Date ? rest.runAt.toISOString() : rest.runAt;
+    const result = await this.submit({ ...rest, runAt, type, payload }, this.db.runnerFor(manager));
+    return result.job as Job<P>;
+  }
+
+  /** Enqueues many jobs from code with one statement, all or nothing. */
+  async enqueueMany(requests: JobRequest[], options: Pick<EnqueueOptions, 'manager'> = {}): Promise<Job[]> {
+    const normalized = requests.map((r) => ({ ...r, runAt: r.runAt instanceof Date ? r.runAt.toISOString() : r.runAt }));
+    if (options.manager) return this.insertBatch(this.db.runnerFor(options.manager), normalized);
+    return this.db.transaction((tx) => this.insertBatch(tx, normalized));
+  }
+
+  /** One submission (REST or code): 201-style `created: true`, or the earlier job for a repeated key. */
+  async submit(input: unknown, runner: SqlRunner = this.db.pool): Promise<SubmitResult<Job>> {
+    const row = this.validator.toRow(input);
+    const { rows } = await run<JobRow>(runner, jobInsertMany(this.db.tables, [row]));
+    if (rows.length === 1) {
+      const job = mapJobRow(rows[0]);
+      this.events.emit('submitted', [job]);
+      return { job, created: true };
+    }
+    return { job: await this.existingFor(runner, row), created: false };
+  }
+
+  /** Batch submission: all valid and inserted, or nothing. */
+  async submitBatch(inputs: unknown): Promise<Job[]> {
+    if (!Array.isArray(inputs)) {
+      throw new JobValidationError('Invalid batch', [{ field: 'jobs', problems: ['must be an array'] }]);
+    }
+    if (inputs.length === 0 || inputs.length > this.options.maxBatchSize) {
+      throw new JobValidationError('Invalid batch', [
+        { field: 'jobs', problems: [`must hold between 1 and ${this.options.maxBatchSize} jobs`] },
+      ]);
+    }
+    return this.db.transaction((tx) => this.insertBatch(tx, inputs));
+  }
+
+  private async insertBatch(runner: SqlRunner, inputs: unknown[]): Promise<Job[]> {
+    const rows: NewJobRow[] = [];
+    const problems = [];
+    for (let i = 0; i < inputs.length; i++) {
+      try {
+        rows.push(this.validator.toRow(inputs[i], `jobs[${i}].`));
+      } catch (err) {
+        if (!(err instanceof JobValidationError)) throw err;
+        problems.push(...(err.details ?? []));
+      }
+    }
+    if (problems.length > 0) throw new JobValidationError(`Invalid batch: ${problems.map((p) => p.field).join(', ')}`, problems);
+
+    const inserted = (await run<JobRow>(runner, jobInsertMany(this.db.tables, rows))).rows;
+    const byKey = new Map<string, JobRow>();
+    const fresh: JobRow[] = [];
+    for (const r of inserted) {
+      if (r.idempotency_key) byKey.set(r.idempotency_key as string, r);
+      else fresh.push(r);
+    }
+    const missingKeys = rows.filter((r) => r.idempotency_key && !byKey.has(r.idempotency_key)).map((r) => r.idempotency_key!);
+    if (missingKeys.length > 0) {
+      const existing = (await run<JobRow>(runner, jobGetByIdempotencyKeys(this.db.tables, missingKeys))).rows;
+      for (const r of existing) byKey.set(r.idempotency_key as string, r);
+    }
+    // Answer in request order: keyed rows by key, the others in insertion (seq) order.
+    fresh.sort((a, b) => Number(a.seq) - Number(b.seq));
+    let next = 0;
+    const jobs = rows.map((row) => {
+      if (!row.idempotency_key) return mapJobRow(fresh[next++]);
+      const stored = byKey.get(row.idempotency_key);
+      if (!stored || stored.idempotency_hash !== row.idempotency_hash) {
+        throw new IdempotencyConflictError(MESSAGES.idempotencyMismatch(row.idempotency_key));
+      }
+      return mapJobRow(stored);
+    });
+    if (inserted.length > 0) this.events.emit('submitted', inserted.map((r) => mapJobRow(r)));
+    return jobs;
+  }
+
+  private async existingFor(runner: SqlRunner, row: NewJobRow): Promise<Job> {
+    const { rows } = await run<JobRow>(runner, jobGetByIdempotencyKeys(this.db.tables, [row.idempotency_key!]));
+    const stored = rows[0];
+    if (!stored || stored.idempotency_hash !== row.idempotency_hash) {
+      throw new IdempotencyConflictError(MESSAGES.idempotencyMismatch(row.idempotency_key!));
+    }
+    return mapJobRow(stored);
+  }
+
+  /** One job; JobNotFoundError when there is none. */
+  async get(id: string): Promise<Job> {
+    const { rows } = await run<JobRow>(this.db.pool, jobGetById(this.db.tables, id));
+    if (rows.length === 0) throw new JobNotFoundError(MESSAGES.jobNotFound(id));
+    return mapJobRow(rows[0]);
+  }
+
+  /** Newest first, keyset-paginated; `cursor` is the `nextCursor` of the previous page. */
+  async list(filter: Omit<JobListFilter, 'beforeSeq'> & { cursor?: string }): Promise<JobPage> {
+    const beforeSeq = filter.cursor ? decodeCursor(filter.cursor) : undefined;
+    const escapedKey = filter.key?.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const { rows } = await run<JobRow>(this.db.pool, jobList(this.db.tables, { ...filter, key: escapedKey, beforeSeq }));
+    const more = rows.length > filter.limit;
+    const items = rows.slice(0, filter.limit).map((r) => mapJobRow(r));
+    return { items, nextCursor: more ? encodeCursor(items[items.length - 1].seq) : null };
+  }
+
+  /** SCHEDULED/PENDING/RETRYING → CANCELLED; JobStateConflictError otherwise. */
+  async cancel(id: string): Promise<Job> {
+    const { rows } = await run<JobRow>(this.db.pool, jobCancel(this.db.tables, id));
+    if (rows.length === 1) return mapJobRow(rows[0]);
+    const job = await this.get(id);
+    throw new JobStateConflictError(MESSAGES.cannotCancel(job.status));
+  }
+
+  /** DEAD/CANCELLED → PENDING with a fresh attempt budget; JobStateConflictError otherwise. */
+  async retry(id: string): Promise<Job> {
+    const { rows } = await run<JobRow>(this.db.pool, jobRetry(this.db.tables, id));
+    if (rows.length === 1) {
+      await run(this.db.pool, jobsNotifyReady(this.db.channel));
+      return mapJobRow(rows[0]);
+    }
+    const job = await this.get(id);
+    throw new JobStateConflictError(MESSAGES.cannotRetry(job.status));
+  }
+
+  /** Statuses as stored; exported for callers that want to check a filter value. */
+  static readonly statuses = Object.values(JobStatus);
+}
+
+/** Cursors are opaque to clients: base64url of the last seq seen. */
+export function encodeCursor(seq: string): string {
+  return Buffer.from(`s:${seq}`).toString('base64url');
+}
+
+/** Decodes a cursor; throws JobValidationError naming `cursor` when it is not one of ours. */
+export function decodeCursor(cursor: string): string {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^s:(\d{1,19})$/.exec(text);
+  if (!m) throw new JobValidationError('Invalid cursor', [{ field: 'cursor', problems: ['is not a cursor this API issued'] }]);
+  return m[1];
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { JobValidationError } from '../errors/job-request.errors';
+import { queueSetPaused, queueStats, run } from '../sql';
+import { JobStatus } from './job-status';
+
+/** One queue's state, as `GET /queues` shows it. */
+export interface QueueSummary {
+  name: string;
+  paused: boolean;
+  counts: Record<JobStatus, number>;
+  /** Jobs due now and waiting for a worker. */
+  ready: number;
+  /** Seconds the oldest ready job has been waiting; null when none is ready. */
+  oldestReadyAgeSeconds: number | null;
+}
+
+const QUEUE_NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+/** Queue-level views and controls. */
+@Injectable()
+export class QueuesService {
+  constructor(private readonly db: ConveyorDatabase) {}
+
+  async summaries(): Promise<QueueSummary[]> {
+    const { rows } = await run<{
+      queue: string;
+      status: JobStatus | null;
+      count: number;
+      oldest_ready: Date | null;
+      ready: number;
+      paused: boolean;
+      now: Date;
+    }>(this.db.pool, queueStats(this.db.tables));
+    const byQueue = new Map<string, QueueSummary>();
+    for (const r of rows) {
+      let s = byQueue.get(r.queue);
+      if (!s) {
+        const counts = Object.fromEntries(Object.values(JobStatus).map((st) => [st, 0])) as Record<JobStatus, number>;
+        s = { name: r.queue, paused: r.paused, counts, ready: 0, oldestReadyAgeSeconds: null };
+        byQueue.set(r.queue, s);
+      }
+      if (r.status === null) continue;
+      s.counts[r.status] = r.count;
+      s.ready += r.ready;
+      if (r.oldest_ready) {
+        const age = Math.max(0, (r.now.getTime() - r.oldest_ready.getTime()) / 1000);
+        s.oldestReadyAgeSeconds = Math.max(s.oldestReadyAgeSeconds ?? 0, age);
+      }
+    }
+    return [...byQueue.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Pauses (true) or resumes (false) a queue on every instance. */
+  async setPaused(queue: string, paused: boolean): Promise<{ name: string; paused: boolean }> {
+    if (!QUEUE_NAME.test(queue)) {
+      throw new JobValidationError('Invalid queue', [{ field: 'queue', problems: ['must be 1-200 of letters, digits, _ . : -'] }]);
+    }
+    const { rows } = await run<{ name: string; paused: boolean }>(this.db.pool, queueSetPaused(this.db.tables, queue, paused));
+    return rows[0];
+  }
+}

@@ -1,0 +1,57 @@
+import {
+  IsDefined,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+} from 'class-validator';
+
+/**
+ * The envelope of a submission, checked with class-validator. The payload is checked separately,
+ * against the handler's own payload class.
+ */
+export class SubmitJobDto {
+  @IsString()
+  @Length(1, 200)
+  type: string;
+
+  @IsDefined()
+  payload: unknown;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  @Matches(/^[A-Za-z0-9_.:-]+$/, { message: 'queue may contain only letters, digits, _ . : -' })
+  queue?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(-1_000_000)
+  @Max(1_000_000)
+  priority?: number;
+
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  runAt?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(366 * 86_400_000)
+  delayMs?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  maxAttempts?: number;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  idempotencyKey?: string;
+}

@@ -1,0 +1,82 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Client } from 'pg';
+import { isConnectionError } from '../database/connection-errors';
+import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { SqlRunner } from '../database/sql-runner.interface';
+
+/**
+ * Elects one maintenance leader per schema with a session-level advisory lock held on a dedicated
+ * connection. The lock lives exactly as long as that connection: when the leader process dies (even by
+ * SIGKILL) PostgreSQL drops the connection and the lock with it, and the next instance to try takes
+ * over. Maintenance statements run on the same connection, so a leader that lost its connection
+ * notices on its very next statement and stops leading.
+ */
+@Injectable()
+export class LeaderElection {
+  private readonly logger = new Logger('Conveyor:Leader');
+  private client: Client | null = null;
+  private leading = false;
+
+  constructor(private readonly db: ConveyorDatabase) {}
+
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  /** Becomes leader if nobody is; returns a runner on the leader connection, or null when another instance leads. */
+  async acquire(): Promise<SqlRunner | null> {
+    if (this.leading && this.client) return this.runner(this.client);
+    await this.release();
+    const client = new Client({ ...this.db.clientConfig(), application_name: 'conveyor-leader' });
+    client.on('error', () => this.drop(client));
+    client.on('end', () => this.drop(client));
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [
+        `conveyor-leader:${this.db.schema}`,
+      ]);
+      if (!rows[0]?.ok) {
+        await client.end().catch(() => undefined);
+        return null;
+      }
+      this.client = client;
+      this.leading = true;
+      this.logger.log('This instance is now the maintenance leader');
+      return this.runner(client);
+    } catch (err) {
+      this.logger.warn(`Leader election failed: ${(err as Error).message}`);
+      await client.end().catch(() => undefined);
+      return null;
+    }
+  }
+
+  /** Gives up leadership (closing the connection releases the lock). */
+  async release(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    if (this.leading) this.logger.log('Maintenance leadership released');
+    this.leading = false;
+    if (client) await client.end().catch(() => undefined);
+  }
+
+  private drop(client: Client): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.leading = false;
+    this.logger.warn('Lost the leader connection; leadership is open again');
+  }
+
+  private runner(client: Client): SqlRunner {
+    return {
+      query: async <R>(text: string, values?: unknown[]) => {
+        try {
+          const res = await client.query(text, values as unknown[]);
+          return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
+        } catch (err) {
+          if (isConnectionError(err)) this.drop(client);
+          throw err;
+        }
+      },
+    };
+  }
+}

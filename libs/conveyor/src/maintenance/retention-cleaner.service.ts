@@ -1,0 +1,34 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { SqlRunner } from '../database/sql-runner.interface';
+import { jobDeleteCompleted } from '../sql/job-delete-completed.sql';
+import { run } from '../sql/statement';
+
+/** Most batches one maintenance tick deletes, so a large backlog is worked off without a long lock. */
+const MAX_BATCHES_PER_TICK = 10;
+
+/**
+ * Deletes COMPLETED jobs older than `retentionCompletedMs`, in small batches, so the hot table stays
+ * small. DEAD jobs are never deleted here: they wait for a retry or an operator. Leader only.
+ */
+@Injectable()
+export class RetentionCleaner {
+  constructor(
+    private readonly db: ConveyorDatabase,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+  ) {}
+
+  async clean(runner: SqlRunner): Promise<number> {
+    if (this.options.retentionCompletedMs === 0) return 0;
+    let total = 0;
+    for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
+      const stmt = jobDeleteCompleted(this.db.tables, this.options.retentionCompletedMs, this.options.retentionBatchSize);
+      const { rowCount } = await run(runner, stmt);
+      total += rowCount;
+      if (rowCount < this.options.retentionBatchSize) break;
+    }
+    return total;
+  }
+}

@@ -1,0 +1,140 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { CLAIM_STRATEGY, CONVEYOR_OPTIONS, POLL_INTERVAL_NAME } from '../conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { ClaimStrategy } from '../claiming/claim-strategy.interface';
+import { isConnectionError } from '../database/connection-errors';
+import { ConveyorEvents } from '../events/conveyor-events.service';
+import { WorkerPool } from '../worker/worker-pool.service';
+
+/**
+ * The producer: claims jobs into the worker pool.
+ *
+ * It is woken (1) by a NOTIFY from the insert trigger, (2) by a timer armed for the earliest future
+ * run_at it has heard of, (3) when the pool has drained its buffer after a full claim (more work is
+ * likely waiting), and (4) by the fallback interval registered in @nestjs/schedule's SchedulerRegistry.
+ * Wake-ups that arrive while a claim is in flight are folded into one more round, so a burst of
+ * notifications costs one query, not one each. Each round asks for exactly the pool's free room and
+ * goes again at once when it got all it asked for.
+ */
+@Injectable()
+export class JobPoller {
+  private readonly logger = new Logger('Conveyor:Poller');
+  private running = false;
+  private fetching = false;
+  private again = false;
+  /** The last claim came back full, so more work is probably waiting. */
+  private moreLikely = true;
+  private dueTimer: NodeJS.Timeout | null = null;
+  private dueAt = Infinity;
+  private unsubscribe: (() => void)[] = [];
+  private lastPoll: Date | null = null;
+  private lastErrorMessage: string | null = null;
+
+  constructor(
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+    @Inject(CLAIM_STRATEGY) private readonly strategy: ClaimStrategy,
+    private readonly schedulerRegistry: SchedulerRegistry,
+    private readonly pool: WorkerPool,
+    private readonly events: ConveyorEvents,
+  ) {}
+
+  /** When a claim last succeeded (health: the poller is alive). */
+  get lastPollAt(): Date | null {
+    return this.lastPoll;
+  }
+
+  get lastError(): string | null {
+    return this.lastErrorMessage;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedulerRegistry.addInterval(POLL_INTERVAL_NAME, setInterval(() => this.wake(), this.options.pollIntervalMs));
+    this.unsubscribe = [
+      this.events.on('capacity', () => {
+        if (this.moreLikely && this.pool.wantsRefill()) this.wake();
+      }),
+      this.events.on('requeued', (at) => this.wakeAt(at)),
+    ];
+    this.wake();
+  }
+
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    if (this.schedulerRegistry.doesExist('interval', POLL_INTERVAL_NAME)) this.schedulerRegistry.deleteInterval(POLL_INTERVAL_NAME);
+    for (const off of this.unsubscribe) off();
+    this.unsubscribe = [];
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueTimer = null;
+  }
+
+  /** A NOTIFY arrived: its payload is the earliest run_at (epoch ms) among the rows it announces. */
+  onNotification(payload: string | undefined): void {
+    const at = Number(payload);
+    this.wakeAt(Number.isFinite(at) ? at : Date.now());
+  }
+
+  /** Claim now if `at` has come, else arm a timer for it (keeping the earliest). */
+  wakeAt(at: number): void {
+    const delay = at - Date.now();
+    if (delay <= 1) {
+      this.moreLikely = true;
+      this.wake();
+      return;
+    }
+    if (at >= this.dueAt || !this.running) return;
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueAt = at;
+    this.dueTimer = setTimeout(() => {
+      this.dueTimer = null;
+      this.dueAt = Infinity;
+      this.moreLikely = true;
+      this.wake();
+    }, Math.min(delay, 2 ** 31 - 1));
+  }
+
+  /** Claim as much as the pool has room for; coalesces with a claim already in flight. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.fetching) {
+      this.again = true;
+      return;
+    }
+    void this.fetchLoop();
+  }
+
+  private async fetchLoop(): Promise<void> {
+    this.fetching = true;
+    try {
+      let full: boolean;
+      do {
+        this.again = false;
+        const filter = this.pool.claimRequest();
+        if (!filter) {
+          this.lastPoll = new Date();
+          break;
+        }
+        const jobs = await this.strategy.claim(filter, this.options.workerId, this.options.leaseMs);
+        this.lastPoll = new Date();
+        this.lastErrorMessage = null;
+        if (jobs.length > 0) this.events.emit('claimed', jobs, filter.limit);
+        this.pool.accept(jobs);
+        full = jobs.length === filter.limit;
+        this.moreLikely = full;
+      } while (this.running && (this.again || (full && this.pool.freeCapacity() > 0)));
+    } catch (err) {
+      this.lastErrorMessage = (err as Error).message;
+      if (isConnectionError(err)) this.logger.warn(`Claim failed, database unavailable: ${(err as Error).message}`);
+      else this.logger.error(`Claim failed: ${(err as Error).stack ?? String(err)}`);
+    } finally {
+      this.fetching = false;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { JobStatus } from '../jobs/job-status';
+import { SqlTables, Statement } from './statement';
+
+/** How one attempt ended, ready to be written back. */
+export interface FinishRow {
+  id: string;
+  /** Fencing token of the claim this outcome belongs to. */
+  token: string;
+  status: JobStatus;
+  result?: unknown;
+  error?: string | null;
+  /** Appended to the error history when set. */
+  entry?: Record<string, unknown> | null;
+  /** New run_at = now() + delay (database clock); null keeps run_at. */
+  delay_ms?: number | null;
+  /** 1 when the attempt must not count (snooze, hand-back at shutdown). */
+  refund?: number;
+  /** 1 when the handler asked to run later. */
+  snoozed?: number;
+}
+
+/**
+ * Writes many outcomes (completed, retrying, dead, cancelled, handed back) with one statement.
+ * Only rows still RUNNING under the same lease token change, so a worker that lost its claim
+ * (lease expired and the job was rescued or re-claimed) cannot overwrite the newer attempt.
+ * Returns the ids that were written; the rest were stale.
+ */
+export function jobFinishMany(t: SqlTables, rows: FinishRow[]): Statement {
+  return {
+    name: `job_finish_${t.key}`,
+    text: `
+UPDATE ${t.jobs} j SET
+  status = o.status,
+  result = CASE WHEN o.status = 'COMPLETED' THEN o.result ELSE j.result END,
+  last_error = coalesce(o.error, j.last_error),
+  errors = CASE WHEN o.entry IS NULL THEN j.errors ELSE j.errors || jsonb_build_array(o.entry) END,
+  run_at = CASE WHEN o.delay_ms IS NULL THEN j.run_at ELSE now() + o.delay_ms * interval '1 millisecond' END,
+  attempts = j.attempts - coalesce(o.refund, 0),
+  snoozes = j.snoozes + coalesce(o.snoozed, 0),
+  locked_by = NULL,
+  locked_until = NULL,
+  lease_token = NULL,
+  started_at = CASE WHEN o.status IN ('COMPLETED','DEAD','CANCELLED') THEN j.started_at ELSE NULL END,
+  finished_at = CASE WHEN o.status IN ('COMPLETED','DEAD','CANCELLED') THEN now() ELSE NULL END,
+  updated_at = now(),
+  version = j.version + 1
+FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, token uuid, status text, result jsonb, error text, entry jsonb,
+     delay_ms bigint, refund int, snoozed int)
+WHERE j.id = o.id AND j.lease_token = o.token AND j.status = 'RUNNING'
+RETURNING j.id`,
+    values: [JSON.stringify(rows)],
+  };
+}

@@ -1,0 +1,39 @@
+import { JOB_COLUMNS, SqlTables, Statement } from './statement';
+
+/** One row to insert; `delayMs` is applied with the database clock so instances never disagree. */
+export interface NewJobRow {
+  queue: string;
+  type: string;
+  payload: unknown;
+  priority: number;
+  run_at: string | null;
+  delay_ms: number | null;
+  max_attempts: number;
+  idempotency_key: string | null;
+  idempotency_hash: string | null;
+}
+
+/**
+ * Inserts any number of jobs with one statement: the rows travel as a single jsonb parameter.
+ * A row whose idempotency key already exists is skipped (the caller then reads the existing job).
+ */
+export function jobInsertMany(t: SqlTables, rows: NewJobRow[]): Statement {
+  return {
+    text: `
+INSERT INTO ${t.jobs} (queue, type, payload, status, priority, run_at, max_attempts, idempotency_key, idempotency_hash)
+SELECT r.queue, r.type, coalesce(r.payload, 'null'::jsonb),
+       CASE WHEN coalesce(r.run_at, now() + coalesce(r.delay_ms, 0) * interval '1 millisecond') > now()
+            THEN 'SCHEDULED' ELSE 'PENDING' END,
+       r.priority,
+       coalesce(r.run_at, now() + coalesce(r.delay_ms, 0) * interval '1 millisecond'),
+       r.max_attempts, r.idempotency_key, r.idempotency_hash
+FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (queue text, type text, payload jsonb, priority int,
+     run_at timestamptz, delay_ms bigint, max_attempts int, idempotency_key text, idempotency_hash text))
+     WITH ORDINALITY AS r(queue, type, payload, priority, run_at, delay_ms, max_attempts, idempotency_key,
+     idempotency_hash, ord)
+ORDER BY r.ord
+ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+RETURNING ${JOB_COLUMNS}, idempotency_hash`,
+    values: [JSON.stringify(rows)],
+  };
+}

@@ -1,0 +1,35 @@
+import { SqlTables, Statement } from './statement';
+
+/**
+ * Returns RUNNING jobs whose lease ran out to RETRYING (ready at once), or DEAD when the attempt that was
+ * lost was the last one. The error history records which worker held the lease. Clearing the lease token
+ * fences the old worker: its late heartbeat or completion no longer matches any row.
+ */
+export function jobRescueExpired(t: SqlTables, limit: number, messagePrefix: string): Statement {
+  return {
+    text: `
+WITH expired AS (
+  SELECT id FROM ${t.jobs}
+  WHERE status = 'RUNNING' AND locked_until < now()
+  ORDER BY locked_until
+  LIMIT $1
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE ${t.jobs} j SET
+  status = CASE WHEN j.attempts >= j.max_attempts THEN 'DEAD' ELSE 'RETRYING' END,
+  run_at = now(),
+  last_error = $2 || coalesce(j.locked_by, 'an unknown worker') || '.',
+  errors = j.errors || jsonb_build_array(jsonb_build_object(
+    'attempt', j.attempts, 'at', now(), 'kind', 'lease-expired', 'worker', j.locked_by,
+    'error', $2 || coalesce(j.locked_by, 'an unknown worker') || '.')),
+  locked_by = NULL,
+  locked_until = NULL,
+  lease_token = NULL,
+  finished_at = CASE WHEN j.attempts >= j.max_attempts THEN now() ELSE NULL END,
+  updated_at = now(),
+  version = j.version + 1
+FROM expired WHERE j.id = expired.id
+RETURNING j.id, j.status, j.queue, j.type`,
+    values: [limit, messagePrefix],
+  };
+}

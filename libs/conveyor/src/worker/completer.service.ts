@@ -1,0 +1,124 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { isConnectionError } from '../database/connection-errors';
+import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { FinishRow, jobFinishMany } from '../sql/job-finish-many.sql';
+import { run } from '../sql/statement';
+
+/** Told whether an outcome was written (false: the claim was gone, the write changed nothing). */
+export type WrittenCallback = (written: boolean) => void;
+
+interface Pending {
+  row: FinishRow;
+  done: WrittenCallback;
+}
+
+/**
+ * Writes attempt outcomes back in batches: one statement per batch, flushed when `completionBatchSize`
+ * outcomes wait or `completionFlushMs` after the first one, with at most one write in flight so batches
+ * grow under load instead of queries piling up.
+ *
+ * The statement only touches rows still RUNNING under the same lease token, so a late outcome from a
+ * worker that lost its claim changes nothing (the callback hears `false`). While the database is
+ * unreachable outcomes stay in memory and the write is retried; the leases of those jobs keep being
+ * extended by the heartbeat, and if this process dies first the sweeper re-runs them (at-least-once).
+ * A batch that fails for another reason is split and written row by row, so one bad row cannot block
+ * the rest.
+ */
+@Injectable()
+export class Completer {
+  private readonly logger = new Logger('Conveyor:Completer');
+  private queue: Pending[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> | null = null;
+  private retryDelay = 0;
+
+  constructor(
+    private readonly db: ConveyorDatabase,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+  ) {}
+
+  /** Outcomes waiting or being written. */
+  get backlog(): number {
+    return this.queue.length;
+  }
+
+  /** Ids of jobs whose outcome is not written yet (their leases must still be extended). */
+  pendingIds(): Set<string> {
+    return new Set(this.queue.map((p) => p.row.id));
+  }
+
+  add(row: FinishRow, done: WrittenCallback): void {
+    this.queue.push({ row, done });
+    if (this.queue.length >= this.options.completionBatchSize) this.kick(0);
+    else this.kick(this.options.completionFlushMs);
+  }
+
+  /** Writes everything queued; resolves when the queue is empty or `timeoutMs` has passed. */
+  async drain(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((this.queue.length > 0 || this.inFlight) && Date.now() < deadline) {
+      if (!this.inFlight) this.kick(0);
+      await Promise.race([this.inFlight, new Promise((r) => setTimeout(r, 50))]);
+    }
+    if (this.queue.length > 0) {
+      this.logger.warn(`${this.queue.length} outcomes could not be written before shutdown; their leases will expire and the jobs run again.`);
+    }
+  }
+
+  private kick(delayMs: number): void {
+    if (this.inFlight) return; // the write in flight schedules the next one
+    if (this.timer && delayMs > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    const wait = Math.max(delayMs, this.retryDelay);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.inFlight = this.flush().finally(() => {
+        this.inFlight = null;
+        if (this.queue.length > 0) this.kick(this.queue.length >= this.options.completionBatchSize ? 0 : this.options.completionFlushMs);
+      });
+    }, wait);
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue.splice(0, this.options.completionBatchSize);
+    if (batch.length === 0) return;
+    try {
+      await this.write(batch);
+      this.retryDelay = 0;
+    } catch (err) {
+      if (isConnectionError(err)) {
+        this.queue.unshift(...batch);
+        this.retryDelay = Math.min(2000, Math.max(50, this.retryDelay * 2));
+        this.logger.warn(`Database unavailable; ${this.queue.length} outcomes wait (retry in ${this.retryDelay} ms)`);
+        return;
+      }
+      this.logger.error(`Outcome batch failed (${(err as Error).message}); writing row by row`);
+      for (const p of batch) await this.writeAlone(p);
+    }
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    const { rows } = await run<{ id: string }>(this.db.pool, jobFinishMany(this.db.tables, batch.map((p) => p.row)));
+    const written = new Set(rows.map((r) => r.id));
+    for (const p of batch) p.done(written.has(p.row.id));
+  }
+
+  private async writeAlone(p: Pending): Promise<void> {
+    try {
+      await this.write([p]);
+    } catch (err) {
+      if (isConnectionError(err)) {
+        this.queue.unshift(p);
+        return;
+      }
+      // The row itself cannot be stored: record why instead of the outcome, so the job still ends.
+      const fallback: FinishRow = { ...p.row, result: null, entry: null, error: `Could not store outcome: ${(err as Error).message}` };
+      await this.write([{ row: fallback, done: p.done }]).catch((e: unknown) => {
+        this.logger.error(`Dropping outcome of job ${p.row.id}: ${(e as Error).message}`);
+        p.done(false);
+      });
+    }
+  }
+}

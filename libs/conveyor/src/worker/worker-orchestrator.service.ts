@@ -1,0 +1,65 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { MaintenanceService } from '../maintenance/maintenance.service';
+import { JobPoller } from '../scheduler/job-poller.service';
+import { NotificationListener } from '../scheduler/notification-listener.service';
+import { LeaseKeeper } from './lease-keeper.service';
+import { WorkerPool } from './worker-pool.service';
+
+/**
+ * Starts the engine's moving parts once the application is up, and stops them in order on shutdown:
+ * stop claiming (and report not-ready), let running jobs finish within the grace period, hand back the
+ * rest, write every outcome, then stop heartbeats and maintenance. Nest closes the DataSource only after
+ * `beforeApplicationShutdown`, so all of this still has its database.
+ */
+@Injectable()
+export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Conveyor');
+  private stopping = false;
+  private hurryUp!: () => void;
+  private readonly hurried = new Promise<void>((resolve) => (this.hurryUp = resolve));
+
+  constructor(
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+    private readonly pool: WorkerPool,
+    private readonly leaseKeeper: LeaseKeeper,
+    private readonly poller: JobPoller,
+    private readonly listener: NotificationListener,
+    private readonly maintenance: MaintenanceService,
+  ) {}
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.maintenance.start();
+    if (!this.options.runWorkers) return;
+    this.pool.start();
+    this.leaseKeeper.start();
+    this.poller.start();
+    if (this.options.listen) await this.listener.start();
+    this.logger.log(
+      `Worker ${this.options.workerId} started: strategy ${this.options.claimStrategy}, concurrency ${this.options.concurrency}`,
+    );
+  }
+
+  /** Skip the rest of the grace period (a second SIGTERM): hand back running jobs now. */
+  hurry(): void {
+    this.hurryUp();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.poller.stop();
+    await this.listener.stop();
+    if (this.options.runWorkers) {
+      await this.pool.stop(this.options.shutdownGraceMs, this.hurried);
+    }
+    await this.leaseKeeper.stop();
+    await this.maintenance.stop();
+    this.logger.log('Worker stopped; every claimed job was finished or handed back');
+  }
+}

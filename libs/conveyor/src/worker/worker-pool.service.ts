@@ -1,0 +1,260 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { ConveyorEvents } from '../events/conveyor-events.service';
+import { HandlerRegistry } from '../handlers/handler-registry.service';
+import { Job } from '../jobs/job.entity';
+import { ClaimFilter } from '../sql/claim-filter.interface';
+import { jobExtendLeases } from '../sql/job-extend-leases.sql';
+import { FinishRow } from '../sql/job-finish-many.sql';
+import { run } from '../sql/statement';
+import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
+import { Completer } from './completer.service';
+import { HeldJob } from './held-job';
+import { JobExecutor } from './job-executor.service';
+import { handBackRow } from './outcome-rows';
+
+/** Snapshot of the pool for health and metrics. */
+export interface PoolStats {
+  concurrency: number;
+  running: number;
+  buffered: number;
+  finishing: number;
+}
+
+/**
+ * The in-process worker pool.
+ *
+ * Every claimed job is *held* until its outcome is written: first `buffered` (claimed, waiting for a
+ * slot), then `running`, then `finishing` (outcome queued in the Completer). The pool asks for at most
+ * `concurrency + prefetch - held` more jobs (backpressure), and excludes from the claim the queues and
+ * types already at their limits. A slot frees the moment a handler settles — the database write happens
+ * in the background, in batches — and the next buffered job starts at once, so handlers do not wait on
+ * a round trip while work is ready.
+ *
+ * Shutdown: buffered jobs are handed back at once; running ones get `shutdownGraceMs` (or until
+ * `hurry()`), then their signals fire and they are handed back too — ready again, attempt refunded —
+ * so nothing is left RUNNING for the sweeper to find.
+ */
+@Injectable()
+export class WorkerPool {
+  private readonly logger = new Logger('Conveyor:Worker');
+  private readonly held = new Map<string, HeldJob>();
+  private buffer: HeldJob[] = [];
+  private running = 0;
+  private readonly runningByQueue = new Map<string, number>();
+  private readonly runningByType = new Map<string, number>();
+  private readonly runningDone = new Set<() => void>();
+  private accepting = false;
+
+  constructor(
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+    private readonly db: ConveyorDatabase,
+    private readonly registry: HandlerRegistry,
+    private readonly executor: JobExecutor,
+    private readonly completer: Completer,
+    private readonly events: ConveyorEvents,
+  ) {}
+
+  start(): void {
+    this.accepting = true;
+  }
+
+  get isAccepting(): boolean {
+    return this.accepting;
+  }
+
+  stats(): PoolStats {
+    return {
+      concurrency: this.options.concurrency,
+      running: this.running,
+      buffered: this.buffer.length,
+      finishing: this.held.size - this.running - this.buffer.length,
+    };
+  }
+
+  /** Free room for more claimed jobs (0 while stopping or while outcomes pile up unwritten). */
+  freeCapacity(): number {
+    if (!this.accepting) return 0;
+    if (this.completer.backlog > this.options.completionBatchSize * 10) return 0;
+    return Math.max(0, this.options.concurrency + this.options.prefetch - this.running - this.buffer.length);
+  }
+
+  /** True when a refill is worth a query: nothing buffered beyond half the prefetch. */
+  wantsRefill(): boolean {
+    return this.freeCapacity() > 0 && this.buffer.length <= this.options.prefetch / 2;
+  }
+
+  /** The claim to make now, or null when there is no room or nothing this worker can run. */
+  claimRequest(): ClaimFilter | null {
+    const free = Math.min(this.freeCapacity(), this.options.claimBatchSize);
+    if (free === 0) return null;
+    const load = this.loadByGroup();
+    const types = this.registry
+      .all()
+      .filter((h) => h.concurrency === null || (load.types.get(h.type) ?? 0) < h.concurrency)
+      .map((h) => h.type);
+    if (types.length === 0) return null;
+    const excludedQueues = Object.entries(this.options.queueConcurrency)
+      .filter(([queue, limit]) => (load.queues.get(queue) ?? 0) >= limit)
+      .map(([queue]) => queue);
+    return { types, excludedQueues, limit: free };
+  }
+
+  /** Takes freshly claimed jobs and starts as many as slots allow. */
+  accept(jobs: Job[]): void {
+    for (const job of jobs) {
+      const handler = this.registry.get(job.type);
+      if (!handler) continue; // cannot happen: claims filter on registered types
+      const held = new HeldJob(job, handler);
+      this.held.set(job.id, held);
+      if (!this.accepting) {
+        this.finish(held, handBackRow(job, this.options.workerId));
+        continue;
+      }
+      this.buffer.push(held);
+    }
+    this.dispatch();
+  }
+
+  /** Lease id/token of every job still held (buffered, running, or outcome not yet written). */
+  heldLeases(): { id: string; token: string }[] {
+    return [...this.held.values()].map((h) => ({ id: h.job.id, token: h.token }));
+  }
+
+  /** The heartbeat found these claims gone: stop their handlers and drop them, writing nothing. */
+  markLost(ids: string[]): void {
+    for (const id of ids) {
+      const held = this.held.get(id);
+      if (!held || held.state === 'finishing') continue;
+      held.lost = true;
+      this.events.emit('stale', id, this.options.workerId);
+      this.logger.warn(`Lost the claim on job ${id} (lease expired); its result will not be written`);
+      if (held.state === 'buffered') {
+        this.buffer = this.buffer.filter((b) => b !== held);
+        this.held.delete(id);
+      } else {
+        held.abort.abort(new LeaseLostError(id));
+      }
+    }
+    this.events.emit('capacity');
+  }
+
+  /**
+   * Stops taking work and empties the pool: buffered jobs are handed back now, running ones after
+   * the grace period (or as soon as `hurry` resolves), then every outcome is written.
+   */
+  async stop(graceMs: number, hurry: Promise<void>): Promise<void> {
+    this.accepting = false;
+    const buffered = this.buffer;
+    this.buffer = [];
+    for (const held of buffered) this.finish(held, handBackRow(held.job, this.options.workerId));
+
+    let graceTimer: NodeJS.Timeout | undefined;
+    await Promise.race([this.whenIdle(), new Promise<void>((r) => (graceTimer = setTimeout(r, graceMs))), hurry]);
+    clearTimeout(graceTimer);
+    if (this.running > 0) {
+      this.logger.warn(`Handing back ${this.running} running jobs after the shutdown grace period`);
+      for (const held of this.held.values()) if (held.state === 'running') held.abort.abort(new WorkerShutdownError());
+      await this.whenIdle();
+    }
+    await this.completer.drain();
+  }
+
+  private whenIdle(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.running === 0) {
+          this.runningDone.delete(check);
+          resolve();
+        }
+      };
+      this.runningDone.add(check);
+    });
+  }
+
+  private dispatch(): void {
+    if (this.buffer.length === 0) return;
+    for (let i = 0; i < this.buffer.length && this.running < this.options.concurrency; ) {
+      const held = this.buffer[i];
+      if (!this.slotFor(held)) {
+        i++;
+        continue;
+      }
+      this.buffer.splice(i, 1);
+      void this.runOne(held);
+    }
+  }
+
+  private slotFor(held: HeldJob): boolean {
+    const queueLimit = this.options.queueConcurrency[held.job.queue];
+    if (queueLimit !== undefined && (this.runningByQueue.get(held.job.queue) ?? 0) >= queueLimit) return false;
+    const typeLimit = held.handler.concurrency;
+    return typeLimit === null || (this.runningByType.get(held.job.type) ?? 0) < typeLimit;
+  }
+
+  private async runOne(held: HeldJob): Promise<void> {
+    const { job } = held;
+    held.state = 'running';
+    held.startedAt = performance.now();
+    this.running++;
+    bump(this.runningByQueue, job.queue, 1);
+    bump(this.runningByType, job.type, 1);
+    this.events.emit('started', job, job.runAt);
+
+    const row = await this.executor.execute(held, () => this.heartbeatOne(held));
+
+    this.running--;
+    bump(this.runningByQueue, job.queue, -1);
+    bump(this.runningByType, job.type, -1);
+    if (row === null) {
+      this.held.delete(job.id);
+    } else {
+      this.finish(held, row);
+    }
+    for (const check of [...this.runningDone]) check();
+    this.dispatch();
+    this.events.emit('capacity');
+  }
+
+  private finish(held: HeldJob, row: FinishRow): void {
+    held.state = 'finishing';
+    const durationMs = held.startedAt ? performance.now() - held.startedAt : 0;
+    this.completer.add(row, (written) => {
+      if (this.held.get(held.job.id) === held) this.held.delete(held.job.id);
+      if (written) {
+        this.events.emit('finished', held.job, row.status, durationMs);
+        if (row.delay_ms !== undefined && row.delay_ms !== null) this.events.emit('requeued', Date.now() + row.delay_ms);
+      } else {
+        this.events.emit('stale', held.job.id, this.options.workerId);
+        this.logger.warn(`Stale outcome for job ${held.job.id} ignored: the claim was no longer ours`);
+      }
+    });
+  }
+
+  /** Explicit heartbeat from a handler; throws when the claim is gone. */
+  private async heartbeatOne(held: HeldJob): Promise<void> {
+    const stmt = jobExtendLeases(this.db.tables, [{ id: held.job.id, token: held.token }], this.options.leaseMs);
+    const { rows } = await run<{ id: string }>(this.db.pool, stmt);
+    if (rows.length === 0) {
+      this.markLost([held.job.id]);
+      throw new LeaseLostError(held.job.id);
+    }
+  }
+
+  private loadByGroup(): { types: Map<string, number>; queues: Map<string, number> } {
+    const types = new Map(this.runningByType);
+    const queues = new Map(this.runningByQueue);
+    for (const b of this.buffer) {
+      bump(types, b.job.type, 1);
+      bump(queues, b.job.queue, 1);
+    }
+    return { types, queues };
+  }
+}
+
+function bump(map: Map<string, number>, key: string, by: number): void {
+  map.set(key, (map.get(key) ?? 0) + by);
+}

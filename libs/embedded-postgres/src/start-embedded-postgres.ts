@@ -1,0 +1,151 @@
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { clearStalePostmaster } from './clear-stale-postmaster';
+import { EMBEDDED_POSTGRES_DEFAULTS as DEFAULTS } from './embedded-postgres.defaults';
+import type { EmbeddedPostgresHandle } from './embedded-postgres-handle.interface';
+import type { EmbeddedPostgresOptions } from './embedded-postgres-options.interface';
+import { EmbeddedPostgresStartError } from './embedded-postgres-start.error';
+import { ensureDatabase } from './ensure-database';
+import { ensureTraversable } from './ensure-traversable';
+import { findFreePort, isPortFree } from './free-port';
+import { loadEmbeddedPostgres } from './load-embedded-postgres';
+import { OutputTail } from './output-tail';
+
+/**
+ * Starts a PostgreSQL server from the `embedded-postgres` package's binaries and returns a URL to
+ * its `conveyor` database (created when missing).
+ *
+ * - An initialised data directory (one with `PG_VERSION`) is reused, never re-initialised.
+ * - A server left behind by a killed earlier run is dealt with first (see `clearStalePostmaster`).
+ * - As root, the server runs as the `postgres` OS user (created if missing, as PostgreSQL refuses
+ *   to run as root), and the directories it must reach are made enterable for that user.
+ * - The server listens on 127.0.0.1 only, with password authentication.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
+  const dataDir = resolve(options.dataDir);
+  const persistent = options.persistent ?? true;
+  const log = options.log ?? (() => undefined);
+  const isRoot = process.getuid?.() === 0;
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+
+  await mkdir(dirname(dataDir), { recursive: true });
+  const initialised = existsSync(join(dataDir, 'PG_VERSION'));
+  if (isRoot) await makeReachableForPostgresUser(dataDir, !initialised, log);
+  if (initialised) await clearStalePostmaster(dataDir, log, DEFAULTS.orphanShutdownTimeoutMs);
+  const port = await choosePort(options, log);
+
+  const output = new OutputTail();
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: DEFAULTS.user,
+    password: DEFAULTS.password,
+    authMethod: 'scram-sha-256',
+    persistent,
+    createPostgresUser: isRoot,
+    initdbFlags: [...DEFAULTS.initdbFlags, ...(persistent ? [] : DEFAULTS.throwawayInitdbFlags)],
+    postgresFlags: [...DEFAULTS.postgresFlags, ...(persistent ? [] : DEFAULTS.throwawayPostgresFlags)],
+    onLog: (message) => {
+      output.push(message);
+      if (message.includes('PANIC')) log(`PostgreSQL: ${message.trim()}`);
+    },
+    onError: (error) => output.push(String(error)),
+  });
+
+  try {
+    if (!initialised) {
+      log(`Initialising a new PostgreSQL data directory in ${dataDir}`);
+      await server.initialise();
+    }
+    await server.start();
+  } catch (error) {
+    if (!persistent) await rm(dataDir, { recursive: true, force: true });
+    throw new EmbeddedPostgresStartError(dataDir, `Last server output:\n${output}`, { cause: error });
+  }
+
+  const stop = stopOnce(server, dataDir, persistent, output, log);
+  const url = `postgres://${DEFAULTS.user}:${encodeURIComponent(DEFAULTS.password)}@${DEFAULTS.host}:${port}`;
+  try {
+    await ensureDatabase({ connectionString: `${url}/postgres` }, DEFAULTS.database);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: `${url}/${DEFAULTS.database}`, port, stop };
+}
+
+async function choosePort(options: EmbeddedPostgresOptions, log: (message: string) => void): Promise<number> {
+  if (options.port === undefined) return findFreePort();
+  if (!options.fallbackToFreePort || (await isPortFree(options.port))) return options.port;
+  const port = await findFreePort();
+  log(`Port ${options.port} is taken; the embedded PostgreSQL listens on ${port} instead`);
+  return port;
+}
+
+/** `stop()` of the package's class, as far as this module uses it. */
+interface StoppableServer {
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds the idempotent `stop()` of the handle, reports an unexpected exit of the server, and
+ * sends the server its fast-shutdown signal if this process exits without calling `stop()`.
+ *
+ * The package's own `stop()` waits for an 'exit' event that never comes when the server has
+ * already died, so we watch its child process (a private field in this pinned version) and skip
+ * the package's stop in that case.
+ */
+function stopOnce(
+  server: StoppableServer,
+  dataDir: string,
+  persistent: boolean,
+  output: OutputTail,
+  log: (message: string) => void,
+): () => Promise<void> {
+  const child = (server as unknown as { process?: ChildProcess }).process;
+  let stopping: Promise<void> | undefined;
+  let exited = false;
+  // Only synchronous work is possible while the process exits: signal, do not wait.
+  const lastResort = () => {
+    if (!exited) child?.kill('SIGINT');
+  };
+  process.once('exit', lastResort);
+  child?.once('exit', (code, signal) => {
+    exited = true;
+    if (!stopping) log(`Embedded PostgreSQL exited unexpectedly (code ${code}, signal ${signal}).\n${output}`);
+  });
+  return () => {
+    stopping ??= (async () => {
+      process.removeListener('exit', lastResort);
+      if (!exited) await server.stop();
+      if (!persistent) await rm(dataDir, { recursive: true, force: true });
+    })();
+    return stopping;
+  };
+}
+
+/**
+ * Makes sure the `postgres` OS user can reach the data directory, the binaries and (for initdb's
+ * password file) the temp directory.
+ */
+async function makeReachableForPostgresUser(dataDir: string, initialising: boolean, log: (message: string) => void) {
+  const dirs = [dirname(dataDir), dirname(resolvePackage())];
+  if (initialising) dirs.push(tmpdir());
+  for (const dir of dirs) {
+    for (const changed of await ensureTraversable(dir)) {
+      log(`Made ${changed} enterable (o+x) for the postgres OS user that runs the embedded server`);
+    }
+  }
+}
+
+/** The platform package holding the binaries, or the main package when that one is named differently. */
+function resolvePackage(): string {
+  try {
+    return require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  } catch {
+    return require.resolve('embedded-postgres');
+  }
+}
