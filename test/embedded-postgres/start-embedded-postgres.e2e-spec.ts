@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from '../support/wait-for';
+
+/**
+ * startEmbeddedPostgres runs in child processes here: its ESM import() cannot run inside Jest's
+ * sandbox, and the crash cases need a process that can be killed anyway.
+ */
+const FIXTURE = join(__dirname, 'embedded-postgres-child.fixture.ts');
+const REGISTER = join(__dirname, '..', 'support', 'register-ts.js');
+
+interface ChildRun {
+  child: ChildProcess;
+  events: Array<Record<string, unknown>>;
+  exited: Promise<number | null>;
+}
+
+function runChild(dataDir: string, mode: 'once' | 'hold'): ChildRun {
+  const child = spawn(process.execPath, ['-r', REGISTER, FIXTURE, dataDir, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const events: ChildRun['events'] = [];
+  let buffered = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const lines = (buffered + chunk.toString()).split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('{')) events.push(JSON.parse(line));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, events, exited };
+}
+
+const find = (run: ChildRun, key: string) => run.events.find((event) => key in event);
+const logs = (run: ChildRun) => run.events.filter((event) => 'log' in event).map((event) => String(event.log));
+
+/** pid of the server that holds the data directory, from its lock file. */
+const postmasterPid = (dataDir: string) => Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('startEmbeddedPostgres', () => {
+  let root: string;
+  let dataDir: string;
+  const running: ChildRun[] = [];
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'conveyor-embedded-spec-'));
+    await chmod(root, 0o755);
+    dataDir = join(root, 'pgdata');
+  });
+
+  afterEach(async () => {
+    for (const run of running.splice(0)) {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+    // Whatever a killed child left behind must not outlive the test.
+    if (existsSync(join(dataDir, 'postmaster.pid'))) {
+      const pid = postmasterPid(dataDir);
+      if (isAlive(pid)) process.kill(pid, 'SIGQUIT');
+      await waitFor(() => !isAlive(pid), { message: `server ${pid} to exit` });
+    }
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('initialises a new data directory once and keeps its data across restarts', async () => {
+    const first = runChild(dataDir, 'once');
+    expect(await first.exited).toBe(0);
+    expect(find(first, 'ready')).toMatchObject({ markers: 1, url: expect.stringMatching(/\/conveyor$/) });
+    expect(logs(first).some((line) => line.startsWith('Initialising'))).toBe(true);
+
+    const second = runChild(dataDir, 'once');
+    expect(await second.exited).toBe(0);
+    expect(find(second, 'ready')).toMatchObject({ markers: 2 });
+    expect(logs(second).some((line) => line.startsWith('Initialising'))).toBe(false);
+  });
+
+  it('takes over a data directory whose owner was killed, stopping the orphaned server', async () => {
+    const crashed = runChild(dataDir, 'hold');
+    running.push(crashed);
+    await waitFor(() => find(crashed, 'ready') ?? find(crashed, 'error'), { message: 'the first server' });
+    const orphan = postmasterPid(dataDir);
+
+    crashed.child.kill('SIGKILL');
+    await crashed.exited;
+    expect(isAlive(orphan)).toBe(true);
+
+    const next = runChild(dataDir, 'once');
+    expect(await next.exited).toBe(0);
+    expect(logs(next).some((line) => line.includes(`orphaned PostgreSQL server (pid ${orphan})`))).toBe(true);
+    expect(find(next, 'ready')).toMatchObject({ markers: 2 });
+    expect(isAlive(orphan)).toBe(false);
+  });
+
+  it('refuses a data directory that a live process is using', async () => {
+    const owner = runChild(dataDir, 'hold');
+    running.push(owner);
+    await waitFor(() => find(owner, 'ready') ?? find(owner, 'error'), { message: 'the first server' });
+
+    const intruder = runChild(dataDir, 'once');
+    expect(await intruder.exited).toBe(1);
+    expect(find(intruder, 'error')).toMatchObject({ error: 'DataDirectoryInUseError' });
+  });
+});

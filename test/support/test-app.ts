@@ -1,0 +1,106 @@
+import { DynamicModule, INestApplication, Module, Provider, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Pool } from 'pg';
+import {
+  configureHttp,
+  ConveyorDatabase,
+  ConveyorHttpModule,
+  ConveyorModule,
+  ConveyorOptionsInput,
+  JobsService,
+} from '@conveyor/core';
+import { TEST_DATABASE_URL_ENV } from './test-database-env';
+
+/** What a test needs to build an app. */
+export interface TestAppOptions {
+  /** Schema of this test file (from createTestSchema). */
+  schema: string;
+  /** Base database URL; defaults to the run's test database. */
+  url?: string;
+  /** Handler classes (@JobHandler providers) and any other providers they need. */
+  providers?: Provider[];
+  imports?: Array<Type<unknown> | DynamicModule>;
+  /** Engine options; tests default to fast polling and maintenance. */
+  engine?: ConveyorOptionsInput;
+  /** Mount the REST API (default true). */
+  http?: boolean;
+  bodyLimitBytes?: number;
+  poolSize?: number;
+  poolTimeoutMs?: number;
+  /** Listen on a loopback port (for tests that need a real socket); otherwise only app.init(). */
+  listen?: boolean;
+}
+
+/** A running Conveyor app inside the test process. */
+export interface TestApp {
+  app: INestApplication;
+  jobs: JobsService;
+  db: ConveyorDatabase;
+  /** A plain pg pool on the same database, for assertions on stored rows. */
+  sql: Pool;
+  /** Base URL when `listen` was set. */
+  baseUrl: string;
+  /** Qualified name of the jobs table, for assertions. */
+  jobsTable: string;
+  close(): Promise<void>;
+}
+
+/** Engine settings that keep tests quick without changing behaviour. */
+export const FAST_ENGINE: ConveyorOptionsInput = {
+  pollIntervalMs: 100,
+  maintenanceIntervalMs: 200,
+  heartbeatIntervalMs: 500,
+  leaseMs: 5_000,
+  shutdownGraceMs: 2_000,
+};
+
+/** Builds and starts a Conveyor app on the test database, with the engine's real modules. */
+export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
+  const url = options.url ?? process.env[TEST_DATABASE_URL_ENV];
+  if (!url) throw new Error(`${TEST_DATABASE_URL_ENV} is not set: run the tests through jest (globalSetup picks the database)`);
+
+  @Module({ imports: options.imports ?? [], providers: options.providers ?? [] })
+  class TestHandlersModule {}
+
+  const imports: Array<Type<unknown> | DynamicModule> = [
+    TypeOrmModule.forRoot({
+      type: 'postgres',
+      url,
+      schema: options.schema,
+      autoLoadEntities: true,
+      synchronize: false,
+      retryAttempts: 0,
+      extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: options.poolTimeoutMs ?? 5000 },
+    }),
+    ConveyorModule.forRoot({ ...FAST_ENGINE, ...(options.engine ?? {}) }),
+    TestHandlersModule,
+  ];
+  if (options.http !== false) imports.push(ConveyorHttpModule);
+
+  @Module({ imports })
+  class TestAppModule {}
+
+  const app = await NestFactory.create(TestAppModule, { bodyParser: false, logger: ['error', 'warn'] });
+  configureHttp(app, { bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024 });
+  let baseUrl = '';
+  if (options.listen) {
+    await app.listen(0, '127.0.0.1');
+    const address = app.getHttpServer().address() as { port: number };
+    baseUrl = `http://127.0.0.1:${address.port}`;
+  } else {
+    await app.init();
+  }
+  const db = app.get(ConveyorDatabase);
+  const sql = new Pool({ connectionString: url, max: 3 });
+  let closed: Promise<void> | undefined;
+  return {
+    app,
+    jobs: app.get(JobsService),
+    db,
+    sql,
+    baseUrl,
+    jobsTable: db.jobsTable,
+    close: () => (closed ??= app.close().then(() => sql.end())),
+  };
+}
