@@ -20,7 +20,7 @@ export function findUnstorableJson(value: unknown, path = 'payload', depth = 0):
   if (typeof value === 'object') {
     for (const key of Object.keys(value as object)) {
       const problem = badString(key);
-      if (problem) return { field: `${path}.${key.replace(/\u0000/g, '\\u0000')}`, problem: `key ${problem}` };
+      if (problem) return { field: `${path}.${key.split('\u0000').join('\\u0000')}`, problem: `key ${problem}` };
       const found = findUnstorableJson((value as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
       if (found) return found;
     }
