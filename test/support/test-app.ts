@@ -28,6 +28,8 @@ export interface TestAppOptions {
   bodyLimitBytes?: number;
   poolSize?: number;
   poolTimeoutMs?: number;
+  /** application_name of the app's connections (to find or kill them in a test). */
+  appName?: string;
   /** Listen on a loopback port (for tests that need a real socket); otherwise only app.init(). */
   listen?: boolean;
 }
@@ -71,7 +73,11 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
       autoLoadEntities: true,
       synchronize: false,
       retryAttempts: 0,
-      extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: options.poolTimeoutMs ?? 5000 },
+      extra: {
+        max: options.poolSize ?? 10,
+        connectionTimeoutMillis: options.poolTimeoutMs ?? 5000,
+        application_name: options.appName ?? 'conveyor-test',
+      },
     }),
     ConveyorModule.forRoot({ ...FAST_ENGINE, ...(options.engine ?? {}) }),
     TestHandlersModule,

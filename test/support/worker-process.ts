@@ -28,7 +28,7 @@ async function main(): Promise<void> {
         schema,
         autoLoadEntities: true,
         synchronize: false,
-        extra: { max: Number(process.env.WORKER_POOL_SIZE ?? 6) },
+        extra: { max: Number(process.env.WORKER_POOL_SIZE ?? 6), application_name: process.env.WORKER_APP_NAME },
       }),
       ConveyorModule.forRoot(engine),
     ],
@@ -38,6 +38,8 @@ async function main(): Promise<void> {
 
   const app = await NestFactory.create(WorkerModule, { logger: ['error', 'warn'], bodyParser: false });
   await app.init();
+  // Tell the test a signal arrived (signals are not queued: a second one must wait for the first).
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => process.stdout.write(`${JSON.stringify({ event: 'signal', sig })}\n`));
   installShutdownSignals(app, () => recorder.end());
   process.stdout.write(`${JSON.stringify({ event: 'ready', pid: process.pid })}\n`);
 }

@@ -12,10 +12,21 @@ export interface SpawnedWorker {
   /** Resolves with the exit code (or signal name) when the process ends. */
   exited: Promise<number | string>;
   stderr(): string;
+  /** Everything printed so far on stdout and stderr (Nest's logger writes warnings to stdout). */
+  output(): string;
+  /** Resolves when the process has printed a line containing `text` on stdout. */
+  printed(text: string): Promise<void>;
 }
 
 /** Starts test/support/worker-process.ts as its own OS process. */
-export function spawnWorker(opts: { url: string; schema: string; engine: ConveyorOptionsInput; poolSize?: number }): SpawnedWorker {
+export function spawnWorker(opts: {
+  url: string;
+  schema: string;
+  engine: ConveyorOptionsInput;
+  poolSize?: number;
+  /** application_name of its connections (the listener and leader add `:listener` / `:leader`). */
+  appName?: string;
+}): SpawnedWorker {
   const proc = spawn(process.execPath, ['-r', join(ROOT, 'test/support/register-ts.js'), join(ROOT, 'test/support/worker-process.ts')], {
     cwd: ROOT,
     env: {
@@ -24,20 +35,28 @@ export function spawnWorker(opts: { url: string; schema: string; engine: Conveyo
       WORKER_SCHEMA: opts.schema,
       WORKER_ENGINE: JSON.stringify(opts.engine),
       WORKER_POOL_SIZE: String(opts.poolSize ?? 6),
+      WORKER_APP_NAME: opts.appName ?? 'conveyor-test-worker',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
+  let out = '';
+  const waiters: { text: string; resolve: () => void }[] = [];
+  proc.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+    for (const w of [...waiters]) if (out.includes(w.text)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  });
+  const printed = (text: string) =>
+    out.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve }));
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | string>((resolve) => proc.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   const ready = new Promise<void>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('"event":"ready"')) resolve();
-    });
+    void printed('"event":"ready"').then(resolve);
     void exited.then((code) => reject(new Error(`worker exited (${code}) before it was ready:\n${err}`)));
   });
   ready.catch(() => undefined);
-  return { proc, ready, exited, stderr: () => err };
+  return { proc, ready, exited, stderr: () => err, output: () => out + err, printed };
 }

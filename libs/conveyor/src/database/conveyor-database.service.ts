@@ -49,8 +49,11 @@ export class ConveyorDatabase {
     return (this.dataSource.driver as unknown as { master: Pool }).master;
   }
 
-  /** Connection settings for a dedicated client (LISTEN, leader lock) outside the pool. */
-  clientConfig(): ClientConfig {
+  /**
+   * Connection settings for a dedicated client (LISTEN, leader lock) outside the pool; `role` is
+   * appended to the pool's application_name so operators can tell the connections apart.
+   */
+  clientConfig(role: string): ClientConfig {
     const o = (this.pgPool as unknown as { options: ClientConfig & Record<string, unknown> }).options;
     return {
       connectionString: o.connectionString,
@@ -62,7 +65,7 @@ export class ConveyorDatabase {
       ssl: o.ssl,
       connectionTimeoutMillis: (o.connectionTimeoutMillis as number | undefined) ?? 5000,
       keepAlive: true,
-      application_name: 'conveyor-dedicated',
+      application_name: `${(o.application_name as string | undefined) ?? 'conveyor'}:${role}`.slice(0, 63),
     };
   }
 

@@ -1,4 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { Client } from 'pg';
 import { isConnectionError } from '../database/connection-errors';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
@@ -10,6 +12,11 @@ import { SqlRunner } from '../database/sql-runner.interface';
  * SIGKILL) PostgreSQL drops the connection and the lock with it, and the next instance to try takes
  * over. Maintenance statements run on the same connection, so a leader that lost its connection
  * notices on its very next statement and stops leading.
+ *
+ * A leader that is alive but frozen (stopped, swapping, stuck) would keep its connection and the lock
+ * forever; so the connection sets `idle_session_timeout` to a few maintenance intervals. A healthy
+ * leader runs statements every interval and never reaches it; a frozen one is disconnected by the
+ * server, which frees the lock for the others.
  */
 @Injectable()
 export class LeaderElection {
@@ -17,7 +24,10 @@ export class LeaderElection {
   private client: Client | null = null;
   private leading = false;
 
-  constructor(private readonly db: ConveyorDatabase) {}
+  constructor(
+    private readonly db: ConveyorDatabase,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+  ) {}
 
   get isLeader(): boolean {
     return this.leading;
@@ -27,11 +37,13 @@ export class LeaderElection {
   async acquire(): Promise<SqlRunner | null> {
     if (this.leading && this.client) return this.runner(this.client);
     await this.release();
-    const client = new Client({ ...this.db.clientConfig(), application_name: 'conveyor-leader' });
+    const client = new Client(this.db.clientConfig('leader'));
     client.on('error', () => this.drop(client));
     client.on('end', () => this.drop(client));
     try {
       await client.connect();
+      const idleLimit = Math.max(5000, this.options.maintenanceIntervalMs * 4);
+      await client.query(`SET idle_session_timeout = ${Math.floor(idleLimit)}`);
       const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [
         `conveyor-leader:${this.db.schema}`,
       ]);

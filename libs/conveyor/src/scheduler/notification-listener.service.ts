@@ -43,7 +43,7 @@ export class NotificationListener {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ ...this.db.clientConfig(), application_name: 'conveyor-listener' });
+    const client = new Client(this.db.clientConfig('listener'));
     this.client = client;
     client.on('notification', (msg) => this.poller.onNotification(msg.payload));
     client.on('error', (err) => this.lost(client, err));

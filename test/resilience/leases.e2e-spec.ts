@@ -1,0 +1,112 @@
+import { Pool } from 'pg';
+import { JobStatus, LeaderElection } from '@conveyor/core';
+import { invocationStats } from '../support/job-queries';
+import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
+
+/**
+ * Leases, heartbeats, rescue and fencing, with real worker processes. The app in this process does not
+ * run jobs; it is the maintenance leader, so it is the one that sweeps expired leases.
+ */
+describe('leases, heartbeats and rescue', () => {
+  const url = process.env.CONVEYOR_TEST_DATABASE_URL!;
+  let schema: TestSchema;
+  let control: TestApp;
+  let recorder: Pool;
+  const workers: SpawnedWorker[] = [];
+  const LEASE = { leaseMs: 1500, heartbeatIntervalMs: 400, pollIntervalMs: 100 };
+
+  const job = (id: string) => control.jobs.get(id);
+  const start = async (name: string) => {
+    const w = spawnWorker({ url, schema: schema.schema, engine: { ...LEASE, workerId: name }, appName: name });
+    workers.push(w);
+    await w.ready;
+    return w;
+  };
+
+  beforeAll(async () => {
+    schema = await createTestSchema('leases');
+    recorder = new Pool({ connectionString: url, max: 2 });
+    await recorder.query(createInvocationsTableSql(schema.schema));
+    control = await createTestApp({
+      schema: schema.schema,
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
+      engine: { runWorkers: false, maintenanceIntervalMs: 200 },
+    });
+    await waitFor(() => control.app.get(LeaderElection).isLeader, { message: 'the control app to lead maintenance' });
+  });
+
+  afterAll(async () => {
+    for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGKILL');
+    await control?.close();
+    await recorder?.end();
+    await schema?.drop();
+  });
+
+  it('extends the lease of a running job automatically, so a job longer than the lease runs once', async () => {
+    await start('lease-a');
+    const j = await control.jobs.enqueue('TEST_RECORD', { sleepMs: 4 * LEASE.leaseMs });
+    const done = await waitFor(async () => ((await job(j.id)).status === JobStatus.COMPLETED ? job(j.id) : null), {
+      timeoutMs: 20_000,
+    });
+    expect(done.attempts).toBe(1);
+    expect(done.errors).toEqual([]);
+    const { rows } = await recorder.query(`SELECT count(*)::int AS n FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`, [j.id]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('rescues the job of a frozen worker, and fences the old worker out when it wakes up', async () => {
+    const frozen = await start('lease-frozen');
+    const j = await control.jobs.enqueue('TEST_RECORD', { sleepMs: 2 * LEASE.leaseMs, ignoreSignal: true });
+    const running = await waitFor(async () => {
+      const r = await job(j.id);
+      return r.status === JobStatus.RUNNING && r.lockedBy?.startsWith('lease-') ? r : null;
+    });
+    // Freeze whichever worker holds it (both are alive; only the holder matters).
+    const holder = workers.find((w) => running.lockedBy === (w === frozen ? 'lease-frozen' : 'lease-a'))!;
+    holder.proc.kill('SIGSTOP');
+    const rescuedAt = Date.now();
+    const rescued = await waitFor(async () => {
+      const r = await job(j.id);
+      return r.errors.some((e) => e.kind === 'lease-expired') ? r : null;
+    }, { timeoutMs: 15_000, message: 'the sweeper to rescue the frozen job' });
+    const entry = rescued.errors.find((e) => e.kind === 'lease-expired')!;
+    expect(entry.worker).toBe(running.lockedBy);
+    expect(rescued.lastError).toContain(running.lockedBy!);
+
+    // The other worker (not frozen) runs it again and completes it.
+    const completed = await waitFor(async () => ((await job(j.id)).status === JobStatus.COMPLETED ? job(j.id) : null), {
+      timeoutMs: 15_000,
+    });
+    expect(completed.result).toEqual({ ok: true, attempt: 2 });
+    const recoveryMs = Date.now() - rescuedAt;
+
+    // Wake the frozen worker: its heartbeat and its completion must change nothing.
+    holder.proc.kill('SIGCONT');
+    await waitFor(() => /Lost the claim|Stale outcome/.test(holder.output()), { timeoutMs: 15_000, message: 'the stale write to be logged' });
+    const after = await job(j.id);
+    expect(after.status).toBe(JobStatus.COMPLETED);
+    expect(after.result).toEqual({ ok: true, attempt: 2 });
+    expect(after.version).toBe(completed.version);
+    expect(after.finishedAt).toEqual(completed.finishedAt);
+    // eslint-disable-next-line no-console
+    console.log(`frozen worker: rescued and completed elsewhere within ${recoveryMs} ms of the freeze`);
+  });
+
+  it('marks a rescued job DEAD when the lost attempt was its last one', async () => {
+    const j = await control.jobs.enqueue('TEST_RECORD', { sleepMs: 60_000 }, { maxAttempts: 1 });
+    const running = await waitFor(async () => ((await job(j.id)).status === JobStatus.RUNNING ? job(j.id) : null));
+    expect(running.lockedBy).toMatch(/^lease-/);
+    // Kill every live worker: the job's holder is among them.
+    for (const w of workers) if (w.proc.exitCode === null && w.proc.signalCode === null) w.proc.kill('SIGKILL');
+    const dead = await waitFor(async () => ((await job(j.id)).status === JobStatus.DEAD ? job(j.id) : null), { timeoutMs: 15_000 });
+    expect(dead.errors.map((e) => e.kind)).toEqual(['lease-expired']);
+    expect(dead.lockedBy).toBeNull();
+    expect(dead.finishedAt).not.toBeNull();
+    const stats = await invocationStats(recorder, schema.schema);
+    expect(stats.maxPerJob).toBeLessThanOrEqual(2);
+  });
+});

@@ -1,0 +1,19 @@
+import { Pool } from 'pg';
+
+/** Row counts by status in a schema's jobs table. */
+export async function countByStatus(sql: Pool, schema: string): Promise<Record<string, number>> {
+  const { rows } = await sql.query<{ status: string; n: number }>(
+    `SELECT status, count(*)::int AS n FROM "${schema}".conveyor_jobs GROUP BY status`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+/** Invocation statistics from the recording handler's table. */
+export async function invocationStats(sql: Pool, schema: string): Promise<{ total: number; distinct: number; maxPerJob: number }> {
+  const { rows } = await sql.query<{ total: number; distinct: number; max: number | null }>(
+    `SELECT count(*)::int AS total, count(DISTINCT job_id)::int AS distinct,
+            (SELECT max(c)::int FROM (SELECT count(*) AS c FROM "${schema}".test_invocations GROUP BY job_id) x) AS max
+     FROM "${schema}".test_invocations`,
+  );
+  return { total: rows[0].total, distinct: rows[0].distinct, maxPerJob: rows[0].max ?? 0 };
+}

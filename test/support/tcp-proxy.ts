@@ -1,0 +1,66 @@
+import { createServer, Server, Socket } from 'node:net';
+
+/**
+ * A loopback TCP proxy in front of PostgreSQL, so a test can make the database unreachable for one
+ * app (cut every connection and refuse new ones) and bring it back, without touching the shared server.
+ */
+export class TcpProxy {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  private up = true;
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  /** Starts listening on a free loopback port. */
+  async start(): Promise<this> {
+    this.server = createServer((client) => this.accept(client));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+    return this;
+  }
+
+  /** Rewrites a PostgreSQL URL to go through this proxy. */
+  urlFor(databaseUrl: string): string {
+    const u = new URL(databaseUrl);
+    u.hostname = '127.0.0.1';
+    u.port = String(this.port);
+    return u.toString();
+  }
+
+  /** Cuts every open connection and refuses new ones until `restore()`. */
+  cut(): void {
+    this.up = false;
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+  }
+
+  restore(): void {
+    this.up = true;
+  }
+
+  async stop(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private accept(client: Socket): void {
+    if (!this.up) {
+      client.destroy();
+      return;
+    }
+    const upstream = new Socket();
+    upstream.connect(this.targetPort, this.targetHost);
+    for (const s of [client, upstream]) {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  }
+}
