@@ -6,6 +6,7 @@ import {
   configureHttp,
   ConveyorDatabase,
   ConveyorHttpModule,
+  ConveyorHttpOptions,
   ConveyorModule,
   ConveyorOptionsInput,
   JobsService,
@@ -25,6 +26,8 @@ export interface TestAppOptions {
   engine?: ConveyorOptionsInput;
   /** Mount the REST API (default true). */
   http?: boolean;
+  /** Mount it with `ConveyorHttpModule.forRoot(httpOptions)` (API keys, rate limit); plain import otherwise. */
+  httpOptions?: ConveyorHttpOptions;
   bodyLimitBytes?: number;
   poolSize?: number;
   poolTimeoutMs?: number;
@@ -82,7 +85,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     ConveyorModule.forRoot({ ...FAST_ENGINE, ...(options.engine ?? {}) }),
     TestHandlersModule,
   ];
-  if (options.http !== false) imports.push(ConveyorHttpModule);
+  if (options.http !== false) imports.push(options.httpOptions ? ConveyorHttpModule.forRoot(options.httpOptions) : ConveyorHttpModule);
 
   @Module({ imports })
   class TestAppModule {}

@@ -39,7 +39,10 @@ export class AppModule {
           },
         }),
         ConveyorModule.forRoot(config.engine),
-        ConveyorHttpModule,
+        ConveyorHttpModule.forRoot({
+          apiKeys: app.apiKeys,
+          rateLimit: app.rateLimitMax > 0 && { windowMs: app.rateLimitWindowMs, max: app.rateLimitMax },
+        }),
         ExampleHandlersModule,
       ],
     };

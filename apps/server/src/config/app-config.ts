@@ -1,4 +1,4 @@
-import { ConveyorConfigError, ConveyorOptionsInput } from '@conveyor/core';
+import { API_ROLES, ApiKeyOption, ApiRole, ConveyorConfigError, ConveyorOptionsInput } from '@conveyor/core';
 import { ENV_SETTINGS, EnvSetting } from './env-settings';
 
 /** Settings of the service around the engine. */
@@ -10,6 +10,11 @@ export interface AppSettings {
   poolSize: number;
   poolTimeoutMs: number;
   bodyLimitBytes: number;
+  /** API keys; none = no authentication (dev mode). */
+  apiKeys: ApiKeyOption[];
+  rateLimitWindowMs: number;
+  /** 0 = no rate limit. */
+  rateLimitMax: number;
   logLevel: string;
   smtpUrl?: string;
   emailFrom: string;
@@ -28,6 +33,9 @@ const APP_DEFAULTS: AppSettings = {
   poolSize: 10,
   poolTimeoutMs: 3000,
   bodyLimitBytes: 1024 * 1024,
+  apiKeys: [],
+  rateLimitWindowMs: 60_000,
+  rateLimitMax: 6_000,
   logLevel: 'log',
   emailFrom: 'conveyor@localhost',
   outboxDir: './.conveyor/outbox',
@@ -69,9 +77,27 @@ function parse(setting: EnvSetting, raw: string): unknown {
             return [k, Number(v)];
           }),
       );
+    case 'keys':
+      return parseApiKeys(raw, fail);
     default:
       return raw;
   }
+}
+
+/** `role:key,role:key`. Problems name the entry by position: echoing it would print a key. */
+function parseApiKeys(raw: string, fail: (problem: string) => never): ApiKeyOption[] {
+  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return entries.map((entry, i) => {
+    const colon = entry.indexOf(':');
+    const role = entry.slice(0, colon).trim();
+    const key = entry.slice(colon + 1).trim();
+    if (colon < 0 || !key) fail(`entry ${i + 1} of ${entries.length} is not role:key`);
+    if (!API_ROLES.includes(role as ApiRole)) {
+      fail(`entry ${i + 1} of ${entries.length} has an unknown role; expected ${API_ROLES.map((r) => `${r}:<key>`).join(' or ')}`);
+    }
+    if (!/^[\x21-\x7e]+$/.test(key)) fail(`the key of entry ${i + 1} of ${entries.length} must be visible ASCII without spaces`);
+    return { role: role as ApiRole, key };
+  });
 }
 
 function assign(target: Record<string, unknown>, path: string, value: unknown): void {
@@ -101,6 +127,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (settings.port < 0 || settings.port > 65535) throw new EnvConfigError('PORT', 'must be between 0 and 65535');
   if (settings.poolSize < 1 || settings.poolSize > 500) throw new EnvConfigError('DB_POOL_SIZE', 'must be between 1 and 500');
   if (settings.bodyLimitBytes < 1024) throw new EnvConfigError('BODY_LIMIT_BYTES', 'must be at least 1024');
+  if (settings.rateLimitWindowMs < 1) throw new EnvConfigError('RATE_LIMIT_WINDOW_MS', 'must be at least 1');
+  if (settings.rateLimitMax < 0) throw new EnvConfigError('RATE_LIMIT_MAX', 'must be 0 (no limit) or more');
   return { app: settings, engine: engine as ConveyorOptionsInput };
 }
 

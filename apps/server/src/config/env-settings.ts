@@ -1,5 +1,6 @@
 /** How one environment variable is read. */
-export type EnvKind = 'int' | 'number' | 'bool' | 'string' | 'list' | 'map';
+/** `keys` is `role:key` pairs; their text never appears in an error. */
+export type EnvKind = 'int' | 'number' | 'bool' | 'string' | 'list' | 'map' | 'keys';
 
 /** An environment variable, the setting it feeds, its default (for the README table) and what it does. */
 export interface EnvSetting {
@@ -24,6 +25,9 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { env: 'DB_POOL_SIZE', kind: 'int', target: 'poolSize', scope: 'app', default: '10', description: 'Most PostgreSQL connections in the pool' },
   { env: 'DB_POOL_TIMEOUT_MS', kind: 'int', target: 'poolTimeoutMs', scope: 'app', default: '3000', description: 'Longest wait for a pooled connection before a request gets 503' },
   { env: 'BODY_LIMIT_BYTES', kind: 'int', target: 'bodyLimitBytes', scope: 'app', default: '1048576', description: 'Largest request body (larger: 413)' },
+  { env: 'API_KEYS', kind: 'keys', target: 'apiKeys', scope: 'app', default: '(none: no authentication, dev mode)', description: 'API keys as role:key pairs, comma-separated, e.g. producer:<key>,admin:<key>; roles producer (submit, read) and admin (everything)' },
+  { env: 'RATE_LIMIT_WINDOW_MS', kind: 'int', target: 'rateLimitWindowMs', scope: 'app', default: '60000', description: 'Window of the per-key (or per-IP) request limit' },
+  { env: 'RATE_LIMIT_MAX', kind: 'int', target: 'rateLimitMax', scope: 'app', default: '6000', description: 'Requests per key (or IP) per window before 429 (0 = no limit); health is never limited' },
   { env: 'LOG_LEVEL', kind: 'string', target: 'logLevel', scope: 'app', default: 'log', description: 'Lowest log level: error, warn, log, debug, verbose' },
   { env: 'SMTP_URL', kind: 'string', target: 'smtpUrl', scope: 'app', default: '(unset: write .eml files)', description: 'SMTP server for SEND_EMAIL, e.g. smtp://user:pass@host:587' },
   { env: 'EMAIL_FROM', kind: 'string', target: 'emailFrom', scope: 'app', default: 'conveyor@localhost', description: 'Sender address of SEND_EMAIL' },

@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { json } from 'express';
+import helmet from 'helmet';
 import { errorBody } from './error-body';
 
 /** HTTP settings of the app that hosts the API. */
@@ -10,10 +11,12 @@ export interface HttpSettings {
 }
 
 /**
- * Body parsing with a size limit, and JSON errors for what fails before a controller runs:
- * malformed JSON is a 400, an oversized body a 413. Create the app with `{ bodyParser: false }`.
+ * Security headers (helmet), body parsing with a size limit, and JSON errors for what fails before a
+ * controller runs: malformed JSON is a 400, an oversized body a 413. Create the app with `{ bodyParser: false }`.
  */
 export function configureHttp(app: INestApplication, settings: HttpSettings): void {
+  // First, so that every answer — a 413 from the body parser included — carries the headers.
+  app.use(helmet());
   app.use(json({ limit: settings.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use((err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();

@@ -19,12 +19,18 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) return;
+    // Terminus answers an unhealthy check with its own documented body; orchestrators parse it as is.
+    if (exception instanceof HttpException && isHealthReport(exception.getResponse())) {
+      res.status(exception.getStatus()).json(exception.getResponse());
+      return;
+    }
     const body = this.toBody(exception);
     if (body.statusCode === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     if (body.statusCode >= 500 && body.statusCode !== 503) {
       this.logger.error((exception as Error)?.stack ?? String(exception));
     }
-    if (!res.headersSent) res.status(body.statusCode).json(body);
+    res.status(body.statusCode).json(body);
   }
 
   private toBody(exception: unknown): ErrorBody {
@@ -37,7 +43,7 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
-      if (typeof response === 'object' && response && 'details' in response) return response as ErrorBody;
+      if (typeof response === 'object' && response && 'statusCode' in response && 'details' in response) return response as ErrorBody;
       const message =
         typeof response === 'string'
           ? response
@@ -48,4 +54,9 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
     }
     return errorBody(500, 'Internal server error');
   }
+}
+
+/** The body terminus sends with a failed health check: `{ status: 'error', info, error, details }`. */
+function isHealthReport(response: unknown): boolean {
+  return typeof response === 'object' && response !== null && 'status' in response && 'info' in response && 'details' in response;
 }

@@ -5,11 +5,12 @@ import { Job } from '../jobs/job.entity';
 import { JobPage, JobsService } from '../jobs/jobs.service';
 import { JobIdPipe } from './job-id.pipe';
 import { ListJobsQuery } from './list-jobs.query';
+import { RequiresRole } from './requires-role.decorator';
 import { conveyorValidationPipe } from './validation.pipe';
 
 const DEFAULT_PAGE = 50;
 
-/** Submitting, reading and steering jobs over REST. */
+/** Submitting, reading and steering jobs over REST. Producers submit and read; steering needs admin. */
 @Controller('jobs')
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}
@@ -19,6 +20,7 @@ export class JobsController {
    * `Idempotency-Key` header) was already used with the same request; 409 when used with another.
    */
   @Post()
+  @RequiresRole('producer')
   async submit(
     @Body() body: unknown,
     @Headers('idempotency-key') headerKey: string | undefined,
@@ -32,6 +34,7 @@ export class JobsController {
 
   /** All or nothing: 201 with every job, in request order. */
   @Post('batch')
+  @RequiresRole('producer')
   async submitBatch(@Body() body: unknown): Promise<{ jobs: Job[] }> {
     if (body === null || typeof body !== 'object' || Array.isArray(body) || !('jobs' in body)) {
       throw new JobValidationError('Invalid batch', [{ field: 'jobs', problems: ['is required: { "jobs": [ ... ] }'] }]);
@@ -44,22 +47,26 @@ export class JobsController {
   }
 
   @Get()
+  @RequiresRole('producer')
   list(@Query(conveyorValidationPipe()) query: ListJobsQuery): Promise<JobPage> {
     return this.jobs.list({ ...query, limit: query.limit ?? DEFAULT_PAGE });
   }
 
   @Get(':id')
+  @RequiresRole('producer')
   get(@Param('id', JobIdPipe) id: string): Promise<Job> {
     return this.jobs.get(id);
   }
 
   @Post(':id/cancel')
+  @RequiresRole('admin')
   @HttpCode(200)
   cancel(@Param('id', JobIdPipe) id: string): Promise<Job> {
     return this.jobs.cancel(id);
   }
 
   @Post(':id/retry')
+  @RequiresRole('admin')
   @HttpCode(200)
   retry(@Param('id', JobIdPipe) id: string): Promise<Job> {
     return this.jobs.retry(id);

@@ -59,8 +59,13 @@ export class Completer {
   async drain(timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while ((this.queue.length > 0 || this.inFlight) && Date.now() < deadline) {
-      if (!this.inFlight) this.kick(0);
-      await Promise.race([this.inFlight, new Promise((r) => setTimeout(r, 50))]);
+      if (!this.inFlight) {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = null;
+        if (this.retryDelay > 0) await new Promise((r) => setTimeout(r, this.retryDelay));
+        this.startFlush();
+      }
+      await this.inFlight;
     }
     if (this.queue.length > 0) {
       this.logger.warn(`${this.queue.length} outcomes could not be written before shutdown; their leases will expire and the jobs run again.`);
@@ -71,14 +76,19 @@ export class Completer {
     if (this.inFlight) return; // the write in flight schedules the next one
     if (this.timer && delayMs > 0) return;
     if (this.timer) clearTimeout(this.timer);
-    const wait = Math.max(delayMs, this.retryDelay);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.inFlight = this.flush().finally(() => {
-        this.inFlight = null;
-        if (this.queue.length > 0) this.kick(this.queue.length >= this.options.completionBatchSize ? 0 : this.options.completionFlushMs);
-      });
-    }, wait);
+      this.startFlush();
+    }, Math.max(delayMs, this.retryDelay));
+  }
+
+  /** Starts one write; when it ends, schedules the next if outcomes are waiting. */
+  private startFlush(): void {
+    if (this.inFlight) return;
+    this.inFlight = this.flush().finally(() => {
+      this.inFlight = null;
+      if (this.queue.length > 0) this.kick(this.queue.length >= this.options.completionBatchSize ? 0 : this.options.completionFlushMs);
+    });
   }
 
   private async flush(): Promise<void> {

@@ -1,0 +1,46 @@
+import { loadAppConfig } from './app-config';
+
+describe('loadAppConfig: API keys and rate limit', () => {
+  const SECRET = 's3cr3t-key-that-must-not-leak';
+
+  it('reads role:key pairs, several per role, and the rate limit', () => {
+    const config = loadAppConfig({
+      API_KEYS: ` producer:p1 , producer:p2,admin:${SECRET},`,
+      RATE_LIMIT_WINDOW_MS: '1000',
+      RATE_LIMIT_MAX: '50',
+    });
+    expect(config.app.apiKeys).toEqual([
+      { role: 'producer', key: 'p1' },
+      { role: 'producer', key: 'p2' },
+      { role: 'admin', key: SECRET },
+    ]);
+    expect(config.app).toMatchObject({ rateLimitWindowMs: 1000, rateLimitMax: 50 });
+  });
+
+  it('defaults to no keys and a generous limit', () => {
+    expect(loadAppConfig({}).app).toMatchObject({ apiKeys: [], rateLimitWindowMs: 60_000, rateLimitMax: 6_000 });
+  });
+
+  it.each([
+    ['a key without a role', SECRET],
+    ['an unknown role', `root:${SECRET}`],
+    ['a misspelt role', `admn:${SECRET}`],
+    ['an empty key', 'admin:'],
+    ['a key with a space', `admin:${SECRET} ${SECRET}`],
+  ])('fails on %s, naming API_KEYS without echoing the key', (_case, value) => {
+    let error: Error | undefined;
+    try {
+      loadAppConfig({ API_KEYS: `producer:fine,${value}` });
+    } catch (err) {
+      error = err as Error;
+    }
+    expect(error?.message).toMatch(/^Invalid environment variable API_KEYS: .*entry 2 of 2/);
+    expect(error?.message).not.toContain(SECRET);
+    expect(error?.message).not.toContain('fine');
+  });
+
+  it('refuses a negative limit and an empty window', () => {
+    expect(() => loadAppConfig({ RATE_LIMIT_MAX: '-1' })).toThrow(/RATE_LIMIT_MAX/);
+    expect(() => loadAppConfig({ RATE_LIMIT_WINDOW_MS: '0' })).toThrow(/RATE_LIMIT_WINDOW_MS/);
+  });
+});

@@ -1,0 +1,137 @@
+import { CASE_NAMES, CaseName, CaseSizes, Variant, VARIANTS } from './bench-case';
+
+/** Settings of one `npm run bench` run. */
+export interface BenchOptions {
+  quick: boolean;
+  repeat: number;
+  sizes: CaseSizes;
+  cases: CaseName[];
+  variants: Variant[];
+  /** Markdown report path; the SVG chart is written next to it with the same base name. */
+  out: string;
+  /** Longest a single case process may run before it is killed and reported as failed. */
+  caseTimeoutMs: number;
+  /** Use this server instead of an embedded one. */
+  databaseUrl?: string;
+}
+
+const FULL: CaseSizes = {
+  jobs: 20_000,
+  chunk: 1_000,
+  latencyJobs: 500,
+  latencyIntervalMs: 20,
+  backlog: 1_000_000,
+  httpSeconds: 10,
+  httpConnections: 16,
+  idleSeconds: 30,
+};
+
+const QUICK: CaseSizes = {
+  ...FULL,
+  jobs: 2_000,
+  latencyJobs: 100,
+  backlog: 100_000,
+  httpSeconds: 3,
+  idleSeconds: 5,
+};
+
+/** Flag name, environment variable and the size it sets. */
+const SIZE_FLAGS: [flag: string, env: string, key: keyof CaseSizes][] = [
+  ['jobs', 'BENCH_JOBS', 'jobs'],
+  ['chunk', 'BENCH_CHUNK', 'chunk'],
+  ['latency-jobs', 'BENCH_LATENCY_JOBS', 'latencyJobs'],
+  ['latency-interval-ms', 'BENCH_LATENCY_INTERVAL_MS', 'latencyIntervalMs'],
+  ['backlog', 'BENCH_BACKLOG', 'backlog'],
+  ['http-seconds', 'BENCH_HTTP_SECONDS', 'httpSeconds'],
+  ['http-connections', 'BENCH_HTTP_CONNECTIONS', 'httpConnections'],
+  ['idle-seconds', 'BENCH_IDLE_SECONDS', 'idleSeconds'],
+];
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --quick                  small sizes and one repetition (a couple of minutes)
+  --repeat N               repetitions; medians and min-max are reported   [3, quick 1]   BENCH_REPEAT
+  --jobs N                 jobs per throughput case                         [20000]        BENCH_JOBS
+  --chunk N                jobs per enqueue statement                       [1000]         BENCH_CHUNK
+  --latency-jobs N         jobs of the latency case                         [500]          BENCH_LATENCY_JOBS
+  --latency-interval-ms N  gap between latency jobs                         [20]           BENCH_LATENCY_INTERVAL_MS
+  --backlog N              finished rows under the backlog drain            [1000000]      BENCH_BACKLOG
+  --http-seconds N         autocannon duration                              [10]           BENCH_HTTP_SECONDS
+  --http-connections N     autocannon connections                           [16]           BENCH_HTTP_CONNECTIONS
+  --idle-seconds N         idle measurement                                 [30]           BENCH_IDLE_SECONDS
+  --cases a,b              subset of: ${CASE_NAMES.join(', ')}               BENCH_CASES
+  --variants a,b           subset of: ${VARIANTS.join(', ')}                  BENCH_VARIANTS
+  --out FILE               report path [docs/benchmarks.md, quick: docs/benchmarks-quick.md]  BENCH_OUT
+  --case-timeout-s N       kill a case process after N seconds              [900]          BENCH_CASE_TIMEOUT_S
+
+  DATABASE_URL             benchmark this server instead of an embedded PostgreSQL
+  BENCH_PG_CPU             server | backends | none: how PostgreSQL CPU is measured (default: see docs)`;
+
+/** Thrown for a bad flag or environment value; the message names it. */
+export class BenchOptionsError extends Error {
+  constructor(message: string) {
+    super(`${message}\n\n${USAGE}`);
+    this.name = 'BenchOptionsError';
+  }
+}
+
+/** Reads flags (which win) and BENCH_* environment variables. */
+export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
+  const flags = readFlags(argv);
+  const pick = (flag: string, envName: string): string | undefined => {
+    const value = flags.get(flag) ?? env[envName];
+    flags.delete(flag);
+    return value;
+  };
+  const quick = pick('quick', 'BENCH_QUICK') !== undefined;
+  const sizes: CaseSizes = { ...(quick ? QUICK : FULL) };
+  for (const [flag, envName, key] of SIZE_FLAGS) {
+    const value = pick(flag, envName);
+    if (value !== undefined) sizes[key] = positiveInteger(flag, value);
+  }
+  const repeat = pick('repeat', 'BENCH_REPEAT');
+  const timeout = pick('case-timeout-s', 'BENCH_CASE_TIMEOUT_S');
+  const options: BenchOptions = {
+    quick,
+    repeat: repeat === undefined ? (quick ? 1 : 3) : positiveInteger('repeat', repeat),
+    sizes,
+    cases: subset('cases', pick('cases', 'BENCH_CASES'), CASE_NAMES),
+    variants: subset('variants', pick('variants', 'BENCH_VARIANTS'), VARIANTS),
+    out: pick('out', 'BENCH_OUT') ?? (quick ? 'docs/benchmarks-quick.md' : 'docs/benchmarks.md'),
+    caseTimeoutMs: (timeout === undefined ? 900 : positiveInteger('case-timeout-s', timeout)) * 1000,
+    databaseUrl: env.DATABASE_URL || undefined,
+  };
+  if (flags.has('help')) throw new BenchOptionsError('');
+  const unknown = [...flags.keys()];
+  if (unknown.length > 0) throw new BenchOptionsError(`Unknown option --${unknown[0]}`);
+  return options;
+}
+
+/** `--name value`, `--name=value` and bare `--name` (value ''). */
+function readFlags(argv: string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new BenchOptionsError(`Unexpected argument "${arg}"`);
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
+    if (inline !== undefined) flags.set(name, inline);
+    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) flags.set(name, argv[++i]);
+    else flags.set(name, '');
+  }
+  return flags;
+}
+
+function positiveInteger(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new BenchOptionsError(`--${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+function subset<T extends string>(name: string, value: string | undefined, all: readonly T[]): T[] {
+  if (value === undefined || value === '') return [...all];
+  const picked = value.split(',').map((s) => s.trim());
+  const bad = picked.find((p) => !all.includes(p as T));
+  if (bad) throw new BenchOptionsError(`--${name}: unknown "${bad}" (one of ${all.join(', ')})`);
+  // Keep the canonical order, whatever order they were given in.
+  return all.filter((a) => picked.includes(a));
+}

@@ -1,0 +1,56 @@
+/** Job type of the benchmark's no-op handler (both Conveyor and the floor use the name). */
+export const BENCH_JOB_TYPE = 'BENCH_NOOP';
+
+/** Worker knobs, named after Conveyor's engine options; the floor honours the same ones. */
+export interface WorkerSettings {
+  /** Handlers running at once. */
+  concurrency: number;
+  /** Most rows one claim statement takes. */
+  claimBatchSize: number;
+  /** Claimed jobs kept ready beyond the running ones. */
+  prefetch: number;
+  /** Fallback poll when no notification comes. */
+  pollIntervalMs: number;
+  /** Most outcomes one completion statement writes. */
+  completionBatchSize: number;
+  /** Longest an outcome waits before it is written (Conveyor only; the floor writes as soon as it can). */
+  completionFlushMs: number;
+}
+
+/** Callbacks a case hangs on the worker. */
+export interface WorkerHooks {
+  /** A handler started (called inside the handler, before it returns). */
+  onStart?(id: string, payload: unknown): void;
+  /** `count` outcomes were written to the database. */
+  onFinished?(count: number): void;
+}
+
+/** Rows of the case's table by state, to check a drain after the fact. */
+export interface QueueCounts {
+  total: number;
+  /** COMPLETED (Conveyor) or done (floor). */
+  done: number;
+  /** Still waiting or running. */
+  open: number;
+}
+
+/**
+ * What every case drives: Conveyor with one claim strategy, or the floor. A queue is used by one
+ * case process; `close()` releases everything it opened.
+ */
+export interface BenchQueue {
+  /** Creates the tables (Conveyor: its migrations) in the case's schema. */
+  setup(): Promise<void>;
+  /** Inserts `rows` finished jobs (one INSERT … SELECT generate_series) and vacuums/analyzes the table. */
+  insertBacklog(rows: number): Promise<void>;
+  /** Enqueues `count` no-op jobs, `chunk` per statement, one statement after another. */
+  enqueueMany(count: number, chunk: number): Promise<void>;
+  /** Enqueues one no-op job (single-row insert and its notification). */
+  enqueueOne(payload: unknown): Promise<void>;
+  /** Builds the worker (connections, modules) without starting to claim. */
+  prepareWorker(settings: WorkerSettings, hooks: WorkerHooks, options?: { http?: boolean }): Promise<void>;
+  /** Starts claiming; with `http`, also listens and resolves with the port. */
+  startWorker(): Promise<number | undefined>;
+  counts(): Promise<QueueCounts>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,42 @@
+import { CanActivate, ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { ApiKeyAuthenticator } from './api-key.authenticator';
+import { roleAllows } from './api-role';
+import { HTTP_MESSAGES } from './http.messages';
+import { Public } from './public.decorator';
+import { RequiresRole } from './requires-role.decorator';
+
+/**
+ * Access control: with keys configured, a request needs a valid key (401 otherwise, with
+ * `WWW-Authenticate: Bearer`) whose role covers the route's `@RequiresRole` (403 otherwise). A route that
+ * names no role needs `admin`, so a route added later is closed until someone opens it on purpose.
+ * `@Public()` routes are always open.
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authenticator: ApiKeyAuthenticator,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    // Global guards also see the host app's non-HTTP transports, which API keys say nothing about.
+    if (context.getType() !== 'http' || !this.authenticator.enabled) return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride(Public, targets)) return true;
+
+    const http = context.switchToHttp();
+    const auth = this.authenticator.authenticate(http.getRequest<Request>());
+    if ('problem' in auth) {
+      const invalid = auth.problem === 'invalid';
+      http.getResponse<Response>().setHeader('WWW-Authenticate', `Bearer realm="conveyor"${invalid ? ', error="invalid_token"' : ''}`);
+      throw new UnauthorizedException(invalid ? HTTP_MESSAGES.invalidKey : HTTP_MESSAGES.missingKey);
+    }
+    const required = this.reflector.getAllAndOverride(RequiresRole, targets) ?? 'admin';
+    if (!roleAllows(auth.principal.role, required)) {
+      throw new ForbiddenException(HTTP_MESSAGES.roleRequired(required, auth.principal.role));
+    }
+    return true;
+  }
+}

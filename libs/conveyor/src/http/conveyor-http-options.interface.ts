@@ -1,0 +1,31 @@
+import { ApiRole } from './api-role';
+
+/** One API key and the role it grants. Several keys may share a role (rotation, one per client). */
+export interface ApiKeyOption {
+  role: ApiRole;
+  key: string;
+}
+
+/** A fixed-window request limit per API key, or per client IP for requests without a valid key. */
+export interface RateLimitOptions {
+  /** Length of one window, in milliseconds. */
+  windowMs: number;
+  /** Requests one caller may make per window; the next one is a 429. */
+  max: number;
+  /** Most callers tracked at once; past it the oldest window is forgotten, so memory stays bounded. */
+  maxTracked?: number;
+}
+
+/** What `ConveyorHttpModule.forRoot(...)` accepts. */
+export interface ConveyorHttpOptions {
+  /** API keys; none means no authentication (dev mode, logged as a warning at start-up). */
+  apiKeys?: ApiKeyOption[];
+  /** Request limit; a generous default when omitted, `false` for none. */
+  rateLimit?: RateLimitOptions | false;
+}
+
+/** The validated, defaulted options the HTTP layer runs with. */
+export interface ConveyorHttpSettings {
+  apiKeys: ApiKeyOption[];
+  rateLimit: Required<RateLimitOptions> | null;
+}

@@ -1,0 +1,111 @@
+import { Pool } from 'pg';
+import request from 'supertest';
+import { JobStatus } from '@conveyor/core';
+import { countByStatus } from '../support/job-queries';
+import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { createTestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
+
+/** Graceful shutdown with real processes and SIGTERM: nothing is left RUNNING for the sweeper to find. */
+describe('shutdown', () => {
+  const url = process.env.CONVEYOR_TEST_DATABASE_URL!;
+  let schema: TestSchema;
+  let sql: Pool;
+  const workers: SpawnedWorker[] = [];
+
+  const table = () => `"${schema.schema}".conveyor_jobs`;
+  const insert = async (n: number, payload: object): Promise<string[]> => {
+    const { rows } = await sql.query<{ id: string }>(
+      `INSERT INTO ${table()} (type, payload) SELECT 'TEST_RECORD', $1::jsonb FROM generate_series(1, $2) RETURNING id`,
+      [JSON.stringify(payload), n],
+    );
+    return rows.map((r) => r.id);
+  };
+  const rows = async (ids: string[]) =>
+    (await sql.query(`SELECT id, status, attempts, errors FROM ${table()} WHERE id = ANY($1::uuid[])`, [ids])).rows;
+  const start = async (engine: object) => {
+    const w = spawnWorker({ url, schema: schema.schema, engine: { pollIntervalMs: 100, ...engine } });
+    workers.push(w);
+    await w.ready;
+    return w;
+  };
+
+  beforeAll(async () => {
+    schema = await createTestSchema('shutdown');
+    sql = new Pool({ connectionString: url, max: 2 });
+    // The first worker creates the tables; make sure they exist before inserting directly.
+    await start({});
+    await sql.query(createInvocationsTableSql(schema.schema));
+    workers[0].proc.kill('SIGTERM');
+    await workers[0].exited;
+  });
+
+  afterAll(async () => {
+    for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGKILL');
+    await sql?.end();
+    await schema?.drop();
+  });
+
+  it('lets running jobs finish within the grace period, then exits 0', async () => {
+    const w = await start({ shutdownGraceMs: 10_000 });
+    const ids = await insert(3, { sleepMs: 700 });
+    await waitFor(async () => (await rows(ids)).every((r) => r.status === JobStatus.RUNNING));
+    w.proc.kill('SIGTERM');
+    expect(await w.exited).toBe(0);
+    expect((await rows(ids)).map((r) => r.status)).toEqual([JobStatus.COMPLETED, JobStatus.COMPLETED, JobStatus.COMPLETED]);
+  });
+
+  it('hands back jobs still running at the end of the grace period, without counting the attempt', async () => {
+    const w = await start({ shutdownGraceMs: 300 });
+    const ids = await insert(2, { sleepMs: 60_000 });
+    const ignoring = await insert(1, { sleepMs: 60_000, ignoreSignal: true });
+    const all = [...ids, ...ignoring];
+    await waitFor(async () => (await rows(all)).every((r) => r.status === JobStatus.RUNNING));
+    const started = Date.now();
+    w.proc.kill('SIGTERM');
+    expect(await w.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    for (const r of await rows(all)) {
+      expect(r.status).toBe(JobStatus.PENDING);
+      expect(r.attempts).toBe(0);
+      expect(r.errors.map((e: { kind: string }) => e.kind)).toEqual(['handed-back']);
+    }
+    await sql.query(`UPDATE ${table()} SET status = 'CANCELLED' WHERE id = ANY($1::uuid[])`, [all]);
+  });
+
+  it('a second SIGTERM skips the rest of the grace period but still hands the jobs back', async () => {
+    const w = await start({ shutdownGraceMs: 60_000 });
+    const ids = await insert(2, { sleepMs: 60_000 });
+    await waitFor(async () => (await rows(ids)).every((r) => r.status === JobStatus.RUNNING));
+    const started = Date.now();
+    w.proc.kill('SIGTERM');
+    await w.printed('"event":"signal"');
+    w.proc.kill('SIGTERM');
+    expect(await w.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await rows(ids)).map((r) => r.status)).toEqual([JobStatus.PENDING, JobStatus.PENDING]);
+    expect((await countByStatus(sql, schema.schema)).RUNNING ?? 0).toBe(0);
+    await sql.query(`UPDATE ${table()} SET status = 'CANCELLED' WHERE id = ANY($1::uuid[])`, [ids]);
+  });
+
+  it('reports not-ready while draining', async () => {
+    const recorder = new Pool({ connectionString: url, max: 1 });
+    const t = await createTestApp({
+      schema: schema.schema,
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
+      engine: { shutdownGraceMs: 5_000 },
+    });
+    const server = t.app.getHttpServer();
+    expect((await request(server).get('/health/ready')).status).toBe(200);
+    const job = await t.jobs.enqueue('TEST_RECORD', { sleepMs: 1500 });
+    await waitFor(async () => (await t.jobs.get(job.id)).status === JobStatus.RUNNING);
+    const closing = t.close();
+    await waitFor(async () => (await request(server).get('/health/ready')).status === 503, { message: 'readiness to go down' });
+    expect((await request(server).get('/health/live')).status).toBe(200);
+    await closing;
+    await recorder.end();
+    expect((await rows([job.id]))[0].status).toBe(JobStatus.COMPLETED);
+  });
+});
