@@ -1,0 +1,141 @@
+import { Pool } from 'pg';
+import request from 'supertest';
+import { JobStatus } from '@conveyor/core';
+import { countByStatus, invocationStats } from '../support/job-queries';
+import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { TcpProxy } from '../support/tcp-proxy';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+
+/** The database goes away under a running service: connections killed, or unreachable for a while. */
+describe('database trouble', () => {
+  const base = process.env.CONVEYOR_TEST_DATABASE_URL!;
+  let schema: TestSchema;
+  let admin: Pool;
+  let recorder: Pool;
+
+  const handlers = () => [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler];
+  const killConnections = (appName: string) =>
+    admin.query(
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+       WHERE application_name LIKE $1 AND pid <> pg_backend_pid()`,
+      [`${appName}%`],
+    );
+
+  beforeAll(async () => {
+    schema = await createTestSchema('outage');
+    admin = new Pool({ connectionString: base, max: 2 });
+    recorder = new Pool({ connectionString: base, max: 4, application_name: 'outage-recorder' });
+    await recorder.query(createInvocationsTableSql(schema.schema));
+  });
+
+  afterAll(async () => {
+    await recorder?.end();
+    await admin?.end();
+    await schema?.drop();
+  });
+
+  it('recovers by itself when every connection is killed mid-drain: each job completes, at most twice', async () => {
+    const t = await createTestApp({ schema: schema.schema, providers: handlers(), appName: 'outage-kill', engine: { concurrency: 8 } });
+    try {
+      await t.jobs.enqueueMany(Array.from({ length: 2000 }, () => ({ type: 'TEST_RECORD', payload: {} })));
+      await waitFor(async () => ((await countByStatus(t.sql, schema.schema)).COMPLETED ?? 0) >= 300);
+      const { rows } = await killConnections('outage-kill');
+      expect(rows[0].n).toBeGreaterThan(0);
+      await waitFor(async () => ((await countByStatus(t.sql, schema.schema)).COMPLETED ?? 0) === 2000, {
+        timeoutMs: 60_000,
+        message: 'every job to complete after the connections were killed',
+      });
+      const stats = await invocationStats(t.sql, schema.schema);
+      expect(stats.distinct).toBe(2000);
+      expect(stats.maxPerJob).toBeLessThanOrEqual(2);
+      await waitFor(async () => (await request(t.app.getHttpServer()).get('/health/ready')).status === 200, {
+        message: 'readiness to come back',
+      });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 503 with Retry-After while the database is unreachable, stays live, and resumes after', async () => {
+    const target = new URL(base);
+    const proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
+    const t = await createTestApp({
+      schema: schema.schema,
+      url: proxy.urlFor(base),
+      providers: handlers(),
+      appName: 'outage-proxy',
+      poolTimeoutMs: 500,
+    });
+    const server = t.app.getHttpServer();
+    const submit = () => request(server).post('/jobs').send({ type: 'TEST_RECORD', payload: { n: 1 } });
+    try {
+      expect((await submit()).status).toBe(201);
+      proxy.cut();
+
+      const started = Date.now();
+      const refused = await submit();
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect(refused.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect((await request(server).get('/health/live')).status).toBe(200);
+      await waitFor(async () => (await request(server).get('/health/ready')).status === 503, { message: 'readiness to go down' });
+
+      proxy.restore();
+      await waitFor(async () => (await request(server).get('/health/ready')).status === 200, {
+        timeoutMs: 20_000,
+        message: 'readiness to come back',
+      });
+      const after = await submit();
+      expect(after.status).toBe(201);
+      await waitFor(async () => (await t.jobs.get(after.body.id)).status === JobStatus.COMPLETED, {
+        timeoutMs: 20_000,
+        message: 'a job submitted after the outage to run',
+      });
+    } finally {
+      await t.close();
+      await proxy.stop();
+    }
+  });
+
+  it('keeps a flood of submissions within the connection pool: queued or refused, never a 500', async () => {
+    const t = await createTestApp({
+      schema: schema.schema,
+      providers: handlers(),
+      appName: 'outage-flood',
+      poolSize: 3,
+      poolTimeoutMs: 200,
+      engine: { runWorkers: false },
+    });
+    const server = t.app.getHttpServer();
+    let peak = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const { rows } = await admin.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'outage-flood'`,
+        );
+        peak = Math.max(peak, rows[0].n);
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => request(server).post('/jobs').send({ type: 'TEST_RECORD', payload: { i } })),
+      );
+      const statuses = new Set(responses.map((r) => r.status));
+      for (const s of statuses) expect([201, 429, 503]).toContain(s);
+      expect(responses.filter((r) => r.status === 201).length).toBeGreaterThan(0);
+      sampling = false;
+      await sampler;
+      expect(peak).toBeLessThanOrEqual(3);
+      const created = responses.filter((r) => r.status === 201).length;
+      expect((await countByStatus(t.sql, schema.schema)).PENDING ?? 0).toBeGreaterThanOrEqual(created);
+    } finally {
+      sampling = false;
+      await t.close();
+    }
+  });
+});
