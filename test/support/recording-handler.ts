@@ -38,7 +38,7 @@ export function createInvocationsTableSql(schema: string): string {
  * doing what its payload asks — sleep, fail, hang, snooze, give up.
  */
 @Injectable()
-@JobHandler('TEST_RECORD', { maxAttempts: 3, backoff: { baseMs: 50, factor: 2, maxMs: 1000, jitter: 0 }, timeout: 30_000 })
+@JobHandler('TEST_RECORD', { maxAttempts: 3, backoff: { baseMs: 50, factor: 2, maxMs: 1000, jitter: 0 } })
 export class RecordingHandler extends JobHandlerHost<RecordPayload> {
   constructor(@Inject(RECORDER_POOL) private readonly pool: { pool: Pool; schema: string }) {
     super();
