@@ -9,6 +9,7 @@ export const MESSAGES = {
   cannotCancel: (status: string) =>
     `Only SCHEDULED, PENDING or RETRYING jobs can be cancelled; this job is ${status}.`,
   cannotRetry: (status: string) => `Only DEAD or CANCELLED jobs can be retried; this job is ${status}.`,
+  cannotPurge: (status: string) => `Only COMPLETED, DEAD or CANCELLED jobs can be deleted; this job is ${status}.`,
   idempotencyMismatch: (key: string) =>
     `Idempotency key "${key}" was already used for a different request.`,
   invalidPayload: (type: string) => `The payload does not fit job type "${type}".`,

@@ -13,6 +13,7 @@ import {
 import { ConveyorEvents } from '../events/conveyor-events.service';
 import {
   jobCancel,
+  jobDeleteFinished,
   jobGetById,
   jobGetByIdempotencyKeys,
   jobInsertMany,
@@ -176,9 +177,20 @@ export class JobsService {
     throw new JobStateConflictError(MESSAGES.cannotRetry(job.status));
   }
 
+  /** Deletes a job in a terminal state (DEAD jobs are kept until an operator retries or purges them). */
+  async purge(id: string): Promise<void> {
+    const { rows } = await run(this.db.pool, jobDeleteFinished(this.db.tables, id));
+    if (rows.length === 1) return;
+    const job = await this.get(id);
+    throw new JobStateConflictError(MESSAGES.cannotPurge(job.status));
+  }
+
   /** Statuses as stored; exported for callers that want to check a filter value. */
   static readonly statuses = Object.values(JobStatus);
 }
+
+/** Largest value of the bigint `seq` column. */
+const MAX_SEQ = 2n ** 63n - 1n;
 
 /** Cursors are opaque to clients: base64url of the last seq seen. */
 export function encodeCursor(seq: string): string {
@@ -189,6 +201,7 @@ export function encodeCursor(seq: string): string {
 export function decodeCursor(cursor: string): string {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const m = /^s:(\d{1,19})$/.exec(text);
-  if (!m) throw new JobValidationError('Invalid cursor', [{ field: 'cursor', problems: ['is not a cursor this API issued'] }]);
+  // 19 digits can still overflow bigint, which PostgreSQL would answer with an error (a 500).
+  if (!m || BigInt(m[1]) > MAX_SEQ) throw new JobValidationError('Invalid cursor', [{ field: 'cursor', problems: ['is not a cursor this API issued'] }]);
   return m[1];
 }

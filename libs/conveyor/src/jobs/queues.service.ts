@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { JobValidationError } from '../errors/job-request.errors';
-import { queueSetPaused, queueStats, run } from '../sql';
+import { jobsNotifyReady, queueSetPaused, queueStats, run } from '../sql';
 import { JobStatus } from './job-status';
 
 /** One queue's state, as `GET /queues` shows it. */
@@ -57,6 +57,8 @@ export class QueuesService {
       throw new JobValidationError('Invalid queue', [{ field: 'queue', problems: ['must be 1-200 of letters, digits, _ . : -'] }]);
     }
     const { rows } = await run<{ name: string; paused: boolean }>(this.db.pool, queueSetPaused(this.db.tables, queue, paused));
+    // Workers that found nothing to claim while it was paused sleep until notified: wake them.
+    if (!paused) await run(this.db.pool, jobsNotifyReady(this.db.channel));
     return rows[0];
   }
 }

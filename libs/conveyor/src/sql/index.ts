@@ -17,3 +17,4 @@ export * from './jobs-notify-ready.sql';
 export * from './queue-set-paused.sql';
 export * from './queue-stats.sql';
 export * from './statement';
+export * from './job-delete-finished.sql';
