@@ -93,12 +93,18 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   const app = await NestFactory.create(TestAppModule, { bodyParser: false, logger: ['error', 'warn'] });
   configureHttp(app, { bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024 });
   let baseUrl = '';
-  if (options.listen) {
-    await app.listen(0, '127.0.0.1');
-    const address = app.getHttpServer().address() as { port: number };
-    baseUrl = `http://127.0.0.1:${address.port}`;
-  } else {
-    await app.init();
+  try {
+    if (options.listen) {
+      await app.listen(0, '127.0.0.1');
+      const address = app.getHttpServer().address() as { port: number };
+      baseUrl = `http://127.0.0.1:${address.port}`;
+    } else {
+      await app.init();
+    }
+  } catch (err) {
+    // A failed start-up (e.g. a bad handler) must not leave the DataSource's pool open.
+    await app.close().catch(() => undefined);
+    throw err;
   }
   const db = app.get(ConveyorDatabase);
   const sql = new Pool({ connectionString: url, max: 3 });

@@ -1,0 +1,72 @@
+import { DataSource } from 'typeorm';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { JobStatus } from '@conveyor/core';
+import { Pool } from 'pg';
+import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+
+/** A producer enqueues inside its own TypeORM transaction: the job exists only if that transaction commits. */
+describe('enqueue in the caller’s transaction', () => {
+  let schema: TestSchema;
+  let recorder: Pool;
+  let t: TestApp;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    schema = await createTestSchema('txenqueue');
+    recorder = new Pool({ connectionString: process.env.CONVEYOR_TEST_DATABASE_URL, max: 2 });
+    await recorder.query(createInvocationsTableSql(schema.schema));
+    t = await createTestApp({
+      schema: schema.schema,
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
+    });
+    dataSource = t.app.get<DataSource>(getDataSourceToken());
+    await dataSource.query(`CREATE TABLE "${schema.schema}".orders (id serial PRIMARY KEY, item text NOT NULL)`);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await recorder?.end();
+    await schema?.drop();
+  });
+
+  it('a committed transaction leaves the order and its job, and the job runs', async () => {
+    const job = await dataSource.transaction(async (manager) => {
+      await manager.query(`INSERT INTO "${schema.schema}".orders (item) VALUES ('book')`);
+      return t.jobs.enqueue('TEST_RECORD', { result: 'shipped' }, { manager });
+    });
+    await waitFor(async () => (await t.jobs.get(job.id)).status === JobStatus.COMPLETED, { message: 'the job to run after commit' });
+  });
+
+  it('a rolled-back transaction leaves neither', async () => {
+    let jobId = '';
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await manager.query(`INSERT INTO "${schema.schema}".orders (item) VALUES ('lamp')`);
+        const job = await t.jobs.enqueue('TEST_RECORD', {}, { manager });
+        jobId = job.id;
+        // Inside the transaction the job is visible; outside it is not yet.
+        const { rows } = await t.sql.query(`SELECT 1 FROM ${t.jobsTable} WHERE id = $1`, [jobId]);
+        expect(rows).toHaveLength(0);
+        throw new Error('payment declined');
+      }),
+    ).rejects.toThrow('payment declined');
+    const { rows } = await t.sql.query(`SELECT 1 FROM ${t.jobsTable} WHERE id = $1`, [jobId]);
+    expect(rows).toHaveLength(0);
+    const orders = await t.sql.query(`SELECT item FROM "${schema.schema}".orders WHERE item = 'lamp'`);
+    expect(orders.rows).toHaveLength(0);
+  });
+
+  it('enqueueMany joins the transaction too', async () => {
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await t.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: { a: 1 } }, { type: 'TEST_RECORD', payload: { a: 2 } }], { manager });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    const { rows } = await t.sql.query(`SELECT count(*)::int AS n FROM ${t.jobsTable} WHERE payload->>'a' IS NOT NULL`);
+    expect(rows[0].n).toBe(0);
+  });
+});
