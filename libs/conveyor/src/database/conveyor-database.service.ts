@@ -41,7 +41,7 @@ export class ConveyorDatabase {
     this.queuesTable = `${s}.conveyor_queues`;
     this.migrationsTable = `${s}.conveyor_migrations`;
     this.channel = channelFor(this.schema);
-    this.tables = { jobs: this.jobsTable, queues: this.queuesTable, key: shortHash(this.schema) };
+    this.tables = { schema: s, jobs: this.jobsTable, queues: this.queuesTable, key: shortHash(this.schema) };
   }
 
   /** The pg pool TypeORM created. */

@@ -18,7 +18,7 @@ import { JobStatus } from './job-status';
  * which is what the `optimistic` claim strategy compares-and-sets on.
  */
 @Entity({ name: 'conveyor_jobs' })
-@Index('conveyor_jobs_seq_key', ['seq'], { unique: true })
+@Index('conveyor_jobs_seq', ['seq'])
 export class JobEntity<P = unknown, R = unknown> {
   @PrimaryGeneratedColumn('uuid')
   id: string;

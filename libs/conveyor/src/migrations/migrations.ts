@@ -1,5 +1,6 @@
 import { createJobsMigration } from './0001-create-jobs.migration';
+import { claimableFunctionsMigration } from './0002-claimable-functions.migration';
 import { Migration } from './migration.interface';
 
 /** Every migration, in order. Append only: an applied migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [createJobsMigration];
+export const MIGRATIONS: readonly Migration[] = [createJobsMigration, claimableFunctionsMigration];

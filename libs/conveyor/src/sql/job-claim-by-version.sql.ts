@@ -1,5 +1,5 @@
 import { claimSet } from './claim-set';
-import { CLAIMABLE_SQL, jobColumns, SqlTables, Statement } from './statement';
+import { CLAIMABLE_SQL, CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
 
 /**
  * Optimistic claim, step 2: compare-and-set every candidate on its @VersionColumn in one statement.
@@ -18,8 +18,8 @@ export function jobClaimByVersion(
     text: `
 UPDATE ${t.jobs} j SET ${claimSet('j', '$3', '$4')}
 FROM (SELECT * FROM unnest($1::uuid[], $2::int[]) AS u(id, version) ORDER BY u.id) AS c
-WHERE j.id = c.id AND j.version = c.version AND j.status IN ${CLAIMABLE_SQL}
-RETURNING ${jobColumns('j')}`,
+WHERE j.id = ANY($1::uuid[]) AND j.id = c.id AND j.version = c.version AND j.status IN ${CLAIMABLE_SQL}
+RETURNING ${CLAIMED_JOB_COLUMNS('j')}`,
     values: [sorted.map((c) => c.id), sorted.map((c) => c.version), workerId, leaseMs],
   };
 }

@@ -10,7 +10,7 @@ export function jobExtendLeases(t: SqlTables, held: { id: string; token: string 
     text: `
 UPDATE ${t.jobs} j SET locked_until = now() + $3 * interval '1 millisecond'
 FROM unnest($1::uuid[], $2::uuid[]) AS h(id, token)
-WHERE j.id = h.id AND j.lease_token = h.token AND j.status = 'RUNNING'
+WHERE j.id = ANY($1::uuid[]) AND j.id = h.id AND j.lease_token = h.token AND j.status = 'RUNNING'
 RETURNING j.id`,
     values: [held.map((h) => h.id), held.map((h) => h.token), leaseMs],
   };

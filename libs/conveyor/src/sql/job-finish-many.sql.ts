@@ -46,8 +46,9 @@ UPDATE ${t.jobs} j SET
   version = j.version + 1
 FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, token uuid, status text, result jsonb, error text, entry jsonb,
      delay_ms bigint, refund int, snoozed int)
-WHERE j.id = o.id AND j.lease_token = o.token AND j.status = 'RUNNING'
+WHERE j.id = ANY($2::uuid[]) AND j.id = o.id AND j.lease_token = o.token AND j.status = 'RUNNING'
 RETURNING j.id`,
-    values: [JSON.stringify(rows)],
+    // The ids again as an array: an indexable condition, so the planner looks rows up by primary key.
+    values: [JSON.stringify(rows), rows.map((r) => r.id)],
   };
 }

@@ -9,6 +9,8 @@ export interface Statement {
 
 /** Escaped table names a statement is built against, plus a key that keeps prepared-statement names unique. */
 export interface SqlTables {
+  /** Escaped schema name, for the schema's functions. */
+  schema: string;
   jobs: string;
   queues: string;
   key: string;
@@ -31,5 +33,16 @@ export const JOB_COLUMNS = `id, seq, queue, type, payload, status, priority, run
 export function jobColumns(alias: string): string {
   return JOB_COLUMNS.split(',')
     .map((c) => `${alias}.${c.trim()}`)
+    .join(', ');
+}
+
+/**
+ * Columns a claim returns: what a handler needs. The error history and result stay in the database,
+ * since a job that failed many times would otherwise ship its whole history on every claim.
+ */
+export function CLAIMED_JOB_COLUMNS(alias: string): string {
+  return jobColumns(alias)
+    .split(', ')
+    .filter((c) => !/\.(errors|result)$/.test(c))
     .join(', ');
 }

@@ -5,6 +5,10 @@ import { isConnectionError } from '../database/connection-errors';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { FinishRow, jobFinishMany } from '../sql/job-finish-many.sql';
 import { run } from '../sql/statement';
+import { ConveyorEvents } from '../events/conveyor-events.service';
+
+/** Writes in flight at once: one being written while the next batch fills, plus one to catch up. */
+const MAX_IN_FLIGHT = 2;
 
 /** Told whether an outcome was written (false: the claim was gone, the write changed nothing). */
 export type WrittenCallback = (written: boolean) => void;
@@ -16,8 +20,9 @@ interface Pending {
 
 /**
  * Writes attempt outcomes back in batches: one statement per batch, flushed when `completionBatchSize`
- * outcomes wait or `completionFlushMs` after the first one, with at most one write in flight so batches
- * grow under load instead of queries piling up.
+ * outcomes wait or `completionFlushMs` after the first one, with at most two writes in flight, so batches
+ * grow under load instead of queries piling up. When a write ends it announces `capacity`: the pool stops
+ * claiming while too many outcomes wait, and this is what starts it again.
  *
  * The statement only touches rows still RUNNING under the same lease token, so a late outcome from a
  * worker that lost its claim changes nothing (the callback hears `false`). While the database is
@@ -31,11 +36,12 @@ export class Completer {
   private readonly logger = new Logger('Conveyor:Completer');
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
   private retryDelay = 0;
 
   constructor(
     private readonly db: ConveyorDatabase,
+    private readonly events: ConveyorEvents,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
   ) {}
 
@@ -58,14 +64,14 @@ export class Completer {
   /** Writes everything queued; resolves when the queue is empty or `timeoutMs` has passed. */
   async drain(timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while ((this.queue.length > 0 || this.inFlight) && Date.now() < deadline) {
-      if (!this.inFlight) {
+    while ((this.queue.length > 0 || this.inFlight.size > 0) && Date.now() < deadline) {
+      if (this.queue.length > 0 && this.inFlight.size < MAX_IN_FLIGHT) {
         if (this.timer) clearTimeout(this.timer);
         this.timer = null;
         if (this.retryDelay > 0) await new Promise((r) => setTimeout(r, this.retryDelay));
         this.startFlush();
       }
-      await this.inFlight;
+      await Promise.race(this.inFlight);
     }
     if (this.queue.length > 0) {
       this.logger.warn(`${this.queue.length} outcomes could not be written before shutdown; their leases will expire and the jobs run again.`);
@@ -73,7 +79,7 @@ export class Completer {
   }
 
   private kick(delayMs: number): void {
-    if (this.inFlight) return; // the write in flight schedules the next one
+    if (this.inFlight.size >= MAX_IN_FLIGHT) return; // a write in flight schedules the next one
     if (this.timer && delayMs > 0) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
@@ -84,11 +90,13 @@ export class Completer {
 
   /** Starts one write; when it ends, schedules the next if outcomes are waiting. */
   private startFlush(): void {
-    if (this.inFlight) return;
-    this.inFlight = this.flush().finally(() => {
-      this.inFlight = null;
+    if (this.inFlight.size >= MAX_IN_FLIGHT || this.queue.length === 0) return;
+    const write: Promise<void> = this.flush().finally(() => {
+      this.inFlight.delete(write);
       if (this.queue.length > 0) this.kick(this.queue.length >= this.options.completionBatchSize ? 0 : this.options.completionFlushMs);
+      this.events.emit('capacity');
     });
+    this.inFlight.add(write);
   }
 
   private async flush(): Promise<void> {
