@@ -25,6 +25,7 @@ const TYPED = 'HOSTILE_TYPED';
 const BODY_LIMIT = 256 * 1024;
 const MAX_BATCH = 25;
 const RUNS = 150;
+const RUNS_PER_FIELD = 80;
 
 class TypedPayload {
   @IsString()
@@ -167,6 +168,7 @@ const ENVELOPE_FIELDS: Record<string, fc.Arbitrary<JsonNode>> = {
   priority: fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }).map(value), fc.double().map((d) => value(Number.isFinite(d) ? d : 1.5)), jsonNode),
   runAt: fc.oneof(
     fc.date({ min: new Date('1900-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }).map((d) => value(d.toISOString())),
+    // Spellings ISO 8601 allows but that are easy to mishandle.
     fc
       .constantFrom('2020-W01', '2020-W01-1', '2020-123', '20200101T000000Z', '2020-01-01T10.5', '2020-01-01T10Z', '2020', '2020-01', '0000-01-01', '9999-12-31T23:59:59Z', '2020-01-01T10:00:00.123456789Z', '2020-02-30', '2020-01-01T10:00:00+25:00')
       .map(value),
@@ -190,6 +192,51 @@ const envelope: fc.Arbitrary<JsonNode> = fc
     const entries: Array<[string, JsonNode]> = [...Object.entries(fields).filter(([, v]) => v !== undefined), ...(extra ?? [])] as Array<[string, JsonNode]>;
     return fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }).map(object);
   });
+
+/** A submission that would be accepted, as field entries. */
+const validFields: fc.Arbitrary<Array<[string, JsonNode]>> = fc
+  .tuple(
+    fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }).map((v): Array<[string, JsonNode]> => [['type', value(FREE)], ['payload', { t: 'raw', text: JSON.stringify(v) }]]),
+      fc.tuple(fc.string({ minLength: 1, maxLength: 100 }), fc.option(fc.integer())).map(([to, n]): Array<[string, JsonNode]> => [
+        ['type', value(TYPED)],
+        ['payload', object([['to', value(to)], ...(n === null ? [] : [['n', value(n)] as [string, JsonNode]])])],
+      ]),
+    ),
+    fc.record(
+      {
+        queue: fc.stringMatching(/^[A-Za-z0-9_.:-]{1,40}$/).map(value),
+        priority: fc.integer({ min: -1_000_000, max: 1_000_000 }).map(value),
+        when: fc.oneof(
+          fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d): [string, JsonNode] => ['runAt', value(d.toISOString())]),
+          fc.integer({ min: 0, max: 366 * 86_400_000 }).map((ms): [string, JsonNode] => ['delayMs', value(ms)]),
+        ),
+        maxAttempts: fc.integer({ min: 1, max: 1000 }).map(value),
+        idempotencyKey: fc.uuid().map(value),
+      },
+      { requiredKeys: [] },
+    ),
+  )
+  .map(([core, optional]) => [
+    ...core,
+    ...Object.entries(optional).map(([k, v]): [string, JsonNode] => (k === 'when' ? (v as [string, JsonNode]) : [k, v as JsonNode])),
+  ]);
+
+/** An acceptable submission with `field` set to a wrong, hostile or missing value (or a right one). */
+const oneFieldWrong = (field: string): fc.Arbitrary<JsonNode> =>
+  fc
+    .tuple(
+      validFields,
+      fc.oneof(
+        { arbitrary: ENVELOPE_FIELDS[field], weight: 3 },
+        { arbitrary: hostileString.map(value), weight: 3 },
+        { arbitrary: jsonNode, weight: 1 },
+        { arbitrary: fc.constant(undefined), weight: 1 },
+      ),
+    )
+    .map(([fields, wrong]) =>
+      object([...fields.filter(([k]) => k !== field), ...(wrong === undefined ? [] : [[field, wrong] as [string, JsonNode]])]),
+    );
 
 /** A whole request body that may not be an object at all. */
 const anyBody: fc.Arbitrary<JsonNode> = fc.oneof(
@@ -282,10 +329,32 @@ describe('REST API under hostile input', () => {
     );
   });
 
+  it.each(Object.keys(ENVELOPE_FIELDS))('POST /jobs with %s wrong: never a 5xx', async (field) => {
+    await fc.assert(
+      fc.asyncProperty(oneFieldWrong(field), async (body) => {
+        const text = toText(body);
+        const res = await post('/jobs', text);
+        if (res.status === 200 || res.status === 201) {
+          await expectStored(res.body.id, (JSON.parse(text) as { payload: unknown }).payload);
+        } else {
+          expectStandardError(res);
+        }
+        expectNoPollution();
+      }),
+      { numRuns: RUNS_PER_FIELD },
+    );
+  });
+
   it('POST /jobs/batch: never a 5xx; a 4xx naming the problem, or every job stored exactly', async () => {
     const batchBody: fc.Arbitrary<JsonNode> = fc.oneof(
       { arbitrary: fc.array(envelope, { minLength: 1, maxLength: 4 }).map((jobs) => object([['jobs', { t: 'array', items: jobs }]])), weight: 6 },
       { arbitrary: fc.tuple(fc.array(envelope, { maxLength: 2 }), hostileKey, jsonNode).map(([jobs, k, v]) => object([['jobs', { t: 'array', items: jobs }], [k, v]])), weight: 2 },
+      {
+        arbitrary: fc
+          .array(fc.constantFrom(...Object.keys(ENVELOPE_FIELDS)).chain(oneFieldWrong), { minLength: 1, maxLength: 4 })
+          .map((jobs) => object([['jobs', { t: 'array', items: jobs }]])),
+        weight: 4,
+      },
       { arbitrary: jsonNode.map((v) => object([['jobs', v]])), weight: 1 },
       { arbitrary: anyBody, weight: 1 },
     );
@@ -392,6 +461,7 @@ describe('REST API under hostile input', () => {
       urlBytes,
       // Cursors of the right form around the range of seq (bigint): 1 to 25 digits.
       fc.stringMatching(/^[0-9]{1,25}$/).map((digits) => Buffer.from(`s:${digits}`).toString('base64url')),
+      fc.bigInt({ min: 0n, max: 10n ** 19n - 1n }).map((seq) => Buffer.from(`s:${seq}`).toString('base64url')),
     );
     await fc.assert(
       fc.asyncProperty(cursor, async (c) => {
@@ -408,7 +478,23 @@ describe('REST API under hostile input', () => {
     );
   });
 
-  it('any query string on GET /jobs is a 200 or a 400 naming the parameter', async () => {
+  it.each(['status', 'type', 'queue', 'key', 'limit', 'cursor'])('any value of the %s filter of GET /jobs is a 200 or a 400 naming it', async (name) => {
+    await fc.assert(
+      fc.asyncProperty(urlBytes, async (raw) => {
+        const res = await request(t.app.getHttpServer()).get(`/jobs?${name}=${raw}`);
+        if (res.status === 200) {
+          expect(Array.isArray(res.body.items)).toBe(true);
+          return;
+        }
+        expectStandardError(res);
+        expect(res.status).toBe(400);
+        expect(res.body.details.map((d: { field: string }) => d.field)).toEqual([name]);
+      }),
+      { numRuns: RUNS_PER_FIELD },
+    );
+  });
+
+  it('any query string on GET /jobs is a 200 or a 400', async () => {
     const param = fc.tuple(
       fc.oneof(fc.constantFrom('status', 'type', 'queue', 'key', 'limit', 'cursor'), urlBytes),
       fc.oneof(urlBytes, fc.constantFrom('PENDING', 'DEAD', '0', '1', '500', '501', '-1', '1.5', '1e3', 'NaN', '')),
@@ -426,6 +512,58 @@ describe('REST API under hostile input', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+
+  // ------------------------------------------------------------------------------------------------------
+  // Counterexamples the properties found (each was a 500)
+
+  it.each(['2020-W01', '2020-W01-1', '2020-123', '2030-010', '20200101T000000Z', '2020-01-01T10Z', '2020-01-01T10.5', '2030-01-01T10:00'])(
+    'runAt %s, which passes IsISO8601 but Date cannot read or misreads, is a 400 naming runAt',
+    async (runAt) => {
+      const res = await post('/jobs', JSON.stringify({ type: FREE, payload: {}, runAt }));
+      expectStandardError(res);
+      expect(res.body.details).toEqual([{ field: 'runAt', problems: ['must be a date or a date-time with offset, such as 2030-01-01T12:00:00Z'] }]);
+    },
+  );
+
+  it.each(['2030-01-01', '2030-01-01T10:00Z', '2030-01-01T10:00:00+02:00', '2030-01-01T10:00:00.123456Z'])('runAt %s is accepted', async (runAt) => {
+    const res = await post('/jobs', JSON.stringify({ type: FREE, payload: {}, runAt }));
+    expect(res.status).toBe(201);
+    expect(new Date(res.body.runAt).getTime()).toBe(Math.floor(Date.parse(runAt)));
+  });
+
+  it.each([
+    ['a NUL character', 'key\\u0000x', 'contains a NUL character (\\u0000), which PostgreSQL cannot store'],
+    ['a lone surrogate', 'key\\ud800x', 'contains an unpaired UTF-16 surrogate'],
+  ])('an idempotency key with %s is a 400 naming idempotencyKey', async (_case, escaped, problem) => {
+    for (const [path, prefix, body] of [
+      ['/jobs', '', (key: string) => `{"type":"${FREE}","payload":{},"idempotencyKey":"${key}"}`],
+      ['/jobs/batch', 'jobs[0].', (key: string) => `{"jobs":[{"type":"${FREE}","payload":{},"idempotencyKey":"${key}"}]}`],
+    ] as const) {
+      const res = await post(path, body(escaped));
+      expectStandardError(res);
+      expect(res.body.details).toEqual([{ field: `${prefix}idempotencyKey`, problems: [problem] }]);
+    }
+  });
+
+  it.each(['type', 'queue', 'key'])('a NUL in the %s filter of GET /jobs is a 400 naming it', async (param) => {
+    const res = await request(t.app.getHttpServer()).get(`/jobs?${param}=a%00b`);
+    expectStandardError(res);
+    expect(res.body.details).toEqual([{ field: param, problems: [`${param} must not contain NUL characters`] }]);
+  });
+
+  it('a cursor past the range of bigint is a 400 naming cursor', async () => {
+    const res = await request(t.app.getHttpServer()).get(`/jobs?cursor=${Buffer.from('s:9999999999999999999').toString('base64url')}`);
+    expectStandardError(res);
+    expect(res.body.details).toEqual([{ field: 'cursor', problems: ['is not a cursor this API issued'] }]);
+  });
+
+  it('a path that is not percent-encoded UTF-8 is a 400 in the standard shape', async () => {
+    for (const path of ['/jobs/%80', '/queues/%e0%a4%a/pause', '/jobs/%ff/cancel']) {
+      const res = await request(t.app.getHttpServer()).get(path);
+      expectStandardError(res);
+      expect(res.body.details).toEqual([{ field: 'path', problems: ['is not valid percent-encoded UTF-8'] }]);
+    }
   });
 
   it('queue names in pause and resume are a 400 when malformed', async () => {

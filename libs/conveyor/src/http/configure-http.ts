@@ -12,11 +12,22 @@ export interface HttpSettings {
 
 /**
  * Security headers (helmet), body parsing with a size limit, and JSON errors for what fails before a
- * controller runs: malformed JSON is a 400, an oversized body a 413. Create the app with `{ bodyParser: false }`.
+ * controller runs: a malformed URL path or malformed JSON is a 400, an oversized body a 413. Create the app
+ * with `{ bodyParser: false }`.
  */
 export function configureHttp(app: INestApplication, settings: HttpSettings): void {
   // First, so that every answer — a 413 from the body parser included — carries the headers.
   app.use(helmet());
+  // The router would refuse a path that is not valid percent-encoded UTF-8 only while matching, with a
+  // bare message; answer it here in the API's shape instead.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      return res.status(400).json(errorBody(400, 'Malformed URL path', [{ field: 'path', problems: ['is not valid percent-encoded UTF-8'] }]));
+    }
+    next();
+  });
   app.use(json({ limit: settings.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use((err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();

@@ -13,6 +13,7 @@ import { findUnstorableJson } from './json-safety';
 import { SubmitJobDto } from './submit-job.dto';
 
 const ENVELOPE_KEYS = ['type', 'payload', 'queue', 'priority', 'runAt', 'delayMs', 'maxAttempts', 'idempotencyKey'];
+const ENVELOPE_STRINGS = ['type', 'queue', 'runAt', 'idempotencyKey'] as const;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
@@ -66,6 +67,12 @@ export class JobRequestValidator {
     const dto = new SubmitJobDto();
     for (const k of ENVELOPE_KEYS) if (Object.prototype.hasOwnProperty.call(raw, k)) (dto as unknown as Record<string, unknown>)[k] = raw[k];
     problems.push(...flatten(validateSync(dto), path));
+    problems.push(...unstorableStrings(dto, path));
+    // IsISO8601 also passes week dates, ordinal dates and basic format (2030-W05-3, 2030-010, 20300101T00Z),
+    // which Date either cannot read (an Invalid Date, then a 500) or misreads (2030-010 as 1 October).
+    if (typeof dto.runAt === 'string' && !problems.some((p) => p.field === `${path}runAt`) && !isPlainDateTime(dto.runAt)) {
+      problems.push({ field: `${path}runAt`, problems: [RUN_AT_PROBLEM] });
+    }
     if (dto.runAt !== undefined && dto.delayMs !== undefined) {
       problems.push({ field: `${path}delayMs`, problems: ['give either runAt or delayMs, not both'] });
     }
@@ -95,6 +102,25 @@ export class JobRequestValidator {
     const instance = plainToInstance(cls, payload) as object;
     return flatten(validateSync(instance, { whitelist: true, forbidNonWhitelisted: true }), `${field}.`);
   }
+}
+
+/**
+ * A calendar date, or a date and time with its offset: the part of ISO 8601 that Date reads the same on
+ * every server (a time without offset would be read in the server's own time zone).
+ */
+const RUN_AT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+const RUN_AT_PROBLEM = 'must be a date or a date-time with offset, such as 2030-01-01T12:00:00Z';
+
+function isPlainDateTime(text: string): boolean {
+  return RUN_AT.test(text) && !Number.isNaN(Date.parse(text));
+}
+
+/** Envelope strings go to PostgreSQL too, so they must be storable text: no NUL, no lone surrogate. */
+function unstorableStrings(dto: SubmitJobDto, path: string): FieldProblem[] {
+  return ENVELOPE_STRINGS.flatMap((k) => {
+    const bad = typeof dto[k] === 'string' ? findUnstorableJson(dto[k], `${path}${k}`) : null;
+    return bad ? [{ field: bad.field, problems: [bad.problem] }] : [];
+  });
 }
 
 /** Turns class-validator's tree into `field: problems`, with dotted paths. */
