@@ -145,6 +145,36 @@ describe('crashes', () => {
     jest.restoreAllMocks();
   });
 
+  it('a frozen leader (alive but stopped) loses leadership to another instance', async () => {
+    const controlLeader = control.app.get(LeaderElection);
+    jest.spyOn(controlLeader, 'acquire').mockResolvedValue(null);
+    await controlLeader.release();
+    const a = await start('frozen-a');
+    const b = await start('frozen-b');
+    const leaderName = async (): Promise<string | null> => {
+      const { rows } = await control.sql.query<{ name: string }>(
+        `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+         WHERE l.locktype = 'advisory' AND l.granted AND a.application_name IN ('frozen-a:leader', 'frozen-b:leader')`,
+      );
+      return rows[0]?.name ?? null;
+    };
+    const first = await waitFor(leaderName, { message: 'one worker to lead' });
+    const frozen = first === 'frozen-a:leader' ? a : b;
+    frozen.proc.kill('SIGSTOP');
+    const frozenAt = Date.now();
+    try {
+      const second = await waitFor(async () => {
+        const name = await leaderName();
+        return name && name !== first ? name : null;
+      }, { timeoutMs: 20_000, message: 'the idle session timeout to free the frozen leader\'s lock' });
+      // eslint-disable-next-line no-console
+      console.log(`frozen leader: ${second} took over ${Date.now() - frozenAt} ms after ${first} froze`);
+    } finally {
+      frozen.proc.kill('SIGCONT');
+      jest.restoreAllMocks();
+    }
+  });
+
   it('poison jobs go DEAD with their history while 1,000 healthy jobs flow through', async () => {
     await insert(1000, {});
     const { rows: poison } = await control.sql.query<{ id: string; payload: { alwaysFail?: boolean } }>(
