@@ -16,7 +16,7 @@ export function conveyorDefaults(): ConveyorOptions {
     listen: true,
     leaseMs: 30_000,
     heartbeatIntervalMs: 10_000,
-    maintenanceIntervalMs: 5_000,
+    maintenanceIntervalMs: 10_000,
     shutdownGraceMs: 10_000,
     completionBatchSize: 100,
     completionFlushMs: 2,

@@ -6,12 +6,15 @@ import { SqlRunner } from '../database/sql-runner.interface';
 import { jobDeleteCompleted } from '../sql/job-delete-completed.sql';
 import { run } from '../sql/statement';
 
-/** Most batches one maintenance tick deletes, so a large backlog is worked off without a long lock. */
+/** Most batches one round deletes, so a large backlog is worked off without a long lock. */
 const MAX_BATCHES_PER_TICK = 10;
+/** Retention runs at most this often; it has no deadline, and an idle leader should stay quiet. */
+const RETENTION_EVERY_MS = 60_000;
 
 /**
  * Deletes COMPLETED jobs older than `retentionCompletedMs`, in small batches, so the hot table stays
- * small. DEAD jobs are never deleted here: they wait for a retry or an operator. Leader only.
+ * small, at most once a minute (or once per retention period when that is shorter). DEAD jobs are never
+ * deleted here: they wait for a retry or an operator. Leader only.
  */
 @Injectable()
 export class RetentionCleaner {
@@ -20,8 +23,12 @@ export class RetentionCleaner {
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
   ) {}
 
+  private lastRun = 0;
+
   async clean(runner: SqlRunner): Promise<number> {
     if (this.options.retentionCompletedMs === 0) return 0;
+    if (Date.now() - this.lastRun < Math.min(RETENTION_EVERY_MS, this.options.retentionCompletedMs)) return 0;
+    this.lastRun = Date.now();
     let total = 0;
     for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
       const stmt = jobDeleteCompleted(this.db.tables, this.options.retentionCompletedMs, this.options.retentionBatchSize);
