@@ -34,8 +34,10 @@ export class RetentionCleaner {
       const stmt = jobDeleteCompleted(this.db.tables, this.options.retentionCompletedMs, this.options.retentionBatchSize);
       const { rowCount } = await run(runner, stmt);
       total += rowCount;
-      if (rowCount < this.options.retentionBatchSize) break;
+      if (rowCount < this.options.retentionBatchSize) return total;
     }
+    // More is waiting: carry on at the next maintenance tick instead of a minute later.
+    this.lastRun = 0;
     return total;
   }
 }

@@ -1,0 +1,43 @@
+import { MaintenanceService } from '@conveyor/core';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+
+/** Old COMPLETED jobs are deleted in batches by the leader; DEAD jobs stay until retried or purged. */
+describe('retention', () => {
+  let schema: TestSchema;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    schema = await createTestSchema('retention');
+    t = await createTestApp({
+      schema: schema.schema,
+      engine: { runWorkers: false, retentionCompletedMs: 60_000, retentionBatchSize: 100, maintenanceIntervalMs: 100 },
+      http: false,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await schema?.drop();
+  });
+
+  it('deletes completed jobs past the retention period, keeps recent ones and every DEAD job', async () => {
+    const insert = (n: number, status: string, age: string) =>
+      t.sql.query(
+        `INSERT INTO ${t.jobsTable} (type, status, finished_at)
+         SELECT 'X', $1, now() - $2::interval FROM generate_series(1, $3)`,
+        [status, age, n],
+      );
+    await insert(1050, 'COMPLETED', '2 minutes');
+    await insert(20, 'COMPLETED', '10 seconds');
+    await insert(30, 'DEAD', '30 days');
+    const count = async (status: string) =>
+      (await t.sql.query(`SELECT count(*)::int AS n FROM ${t.jobsTable} WHERE status = $1`, [status])).rows[0].n as number;
+
+    await t.app.get(MaintenanceService).tick();
+    await waitFor(async () => (await count('COMPLETED')) === 20, { message: 'old completed jobs to be deleted' });
+    expect(await count('DEAD')).toBe(30);
+    const { rows } = await t.sql.query(`SELECT min(finished_at) > now() - interval '1 minute' AS recent FROM ${t.jobsTable} WHERE status = 'COMPLETED'`);
+    expect(rows[0].recent).toBe(true);
+  });
+});
