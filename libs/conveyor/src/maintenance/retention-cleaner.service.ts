@@ -8,12 +8,13 @@ import { run } from '../sql/statement';
 
 /** Most batches one round deletes, so a large backlog is worked off without a long lock. */
 const MAX_BATCHES_PER_TICK = 10;
-/** Retention runs at most this often; it has no deadline, and an idle leader should stay quiet. */
-const RETENTION_EVERY_MS = 60_000;
+/** Retention runs every this many maintenance ticks (at most once a minute): it has no deadline, and an idle leader should stay quiet. */
+const RETENTION_EVERY_TICKS = 6;
+const RETENTION_AT_MOST_EVERY_MS = 60_000;
 
 /**
  * Deletes COMPLETED jobs older than `retentionCompletedMs`, in small batches, so the hot table stays
- * small, at most once a minute (or once per retention period when that is shorter). DEAD jobs are never
+ * small, every sixth maintenance tick (once a minute by default). DEAD jobs are never
  * deleted here: they wait for a retry or an operator. Leader only.
  */
 @Injectable()
@@ -27,7 +28,8 @@ export class RetentionCleaner {
 
   async clean(runner: SqlRunner): Promise<number> {
     if (this.options.retentionCompletedMs === 0) return 0;
-    if (Date.now() - this.lastRun < Math.min(RETENTION_EVERY_MS, this.options.retentionCompletedMs)) return 0;
+    const every = Math.min(RETENTION_AT_MOST_EVERY_MS, this.options.maintenanceIntervalMs * RETENTION_EVERY_TICKS);
+    if (Date.now() - this.lastRun < every) return 0;
     this.lastRun = Date.now();
     let total = 0;
     for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
