@@ -44,7 +44,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { env: 'LISTEN', kind: 'bool', target: 'listen', scope: 'engine', default: 'true', description: 'Wake workers with LISTEN/NOTIFY' },
   { env: 'LEASE_MS', kind: 'int', target: 'leaseMs', scope: 'engine', default: '30000', description: 'Claim lease; a job whose worker stops heartbeating is rescued after it' },
   { env: 'HEARTBEAT_INTERVAL_MS', kind: 'int', target: 'heartbeatIntervalMs', scope: 'engine', default: '10000', description: 'How often held leases are extended (at most LEASE_MS/2)' },
-  { env: 'MAINTENANCE_INTERVAL_MS', kind: 'int', target: 'maintenanceIntervalMs', scope: 'engine', default: '10000', description: 'How often the elected leader rescues jobs whose lease expired (old completed jobs are pruned at most once a minute)' },
+  { env: 'MAINTENANCE_INTERVAL_MS', kind: 'int', target: 'maintenanceIntervalMs', scope: 'engine', default: '10000', description: 'How often the elected leader rescues jobs whose lease expired (old completed jobs are pruned every sixth tick, at most once a minute)' },
   { env: 'SHUTDOWN_GRACE_MS', kind: 'int', target: 'shutdownGraceMs', scope: 'engine', default: '10000', description: 'Time running jobs get to finish on SIGTERM before they are handed back' },
   { env: 'COMPLETION_BATCH_SIZE', kind: 'int', target: 'completionBatchSize', scope: 'engine', default: '100', description: 'Most outcomes written per statement' },
   { env: 'COMPLETION_FLUSH_MS', kind: 'int', target: 'completionFlushMs', scope: 'engine', default: '2', description: 'Longest an outcome waits before it is written' },
