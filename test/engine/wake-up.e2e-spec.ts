@@ -1,0 +1,85 @@
+import { Pool } from 'pg';
+import { JobStatus } from '@conveyor/core';
+import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+
+/**
+ * LISTEN/NOTIFY wake-up. The fallback poll is set to a minute, so anything that finishes within a few
+ * seconds was woken by a notification or a due-time timer, not by polling.
+ */
+describe('wake-up without polling', () => {
+  let schema: TestSchema;
+  let recorder: Pool;
+  let producer: TestApp;
+  let worker: TestApp;
+
+  const completedWithin = async (id: string, ms: number) =>
+    waitFor(async () => {
+      const j = await producer.jobs.get(id);
+      return j.status === JobStatus.COMPLETED ? j : null;
+    }, { timeoutMs: ms, message: `job ${id} to complete within ${ms} ms` });
+
+  beforeAll(async () => {
+    schema = await createTestSchema('wakeup');
+    recorder = new Pool({ connectionString: process.env.CONVEYOR_TEST_DATABASE_URL, max: 2 });
+    await recorder.query(createInvocationsTableSql(schema.schema));
+    const providers = [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler];
+    // Separate producer and worker apps: the notification has to travel through PostgreSQL.
+    producer = await createTestApp({ schema: schema.schema, providers, engine: { runWorkers: false }, http: false });
+    worker = await createTestApp({
+      schema: schema.schema,
+      providers,
+      engine: { pollIntervalMs: 60_000, maintenanceIntervalMs: 200 },
+      http: false,
+      appName: 'wakeup-worker',
+    });
+    // The worker's first claim happens at start-up; let it settle so later claims are notification-driven.
+    await waitFor(async () => {
+      const { rows } = await worker.sql.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'wakeup-worker:listener'`);
+      return rows[0].n === 1;
+    });
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await producer?.close();
+    await recorder?.end();
+    await schema?.drop();
+  });
+
+  it('runs a new job at once, woken by the insert notification', async () => {
+    const job = await producer.jobs.enqueue('TEST_RECORD', {});
+    const started = Date.now();
+    await completedWithin(job.id, 3_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('runs a scheduled job when it is due, not a poll interval later', async () => {
+    const job = await producer.jobs.enqueue('TEST_RECORD', {}, { delayMs: 700 });
+    expect(job.status).toBe(JobStatus.SCHEDULED);
+    const done = await completedWithin(job.id, 4_000);
+    const waited = done.startedAt!.getTime() - done.createdAt.getTime();
+    expect(waited).toBeGreaterThanOrEqual(690);
+    expect(waited).toBeLessThan(2_500);
+  });
+
+  it('retries a failed job when its backoff ends', async () => {
+    const job = await producer.jobs.enqueue('TEST_RECORD', { failTimes: 1 });
+    const done = await completedWithin(job.id, 4_000);
+    expect(done.attempts).toBe(2);
+  });
+
+  it('listens again after its connection is killed', async () => {
+    await worker.sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'wakeup-worker:listener'`);
+    await waitFor(async () => {
+      const { rows } = await worker.sql.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'wakeup-worker:listener'`,
+      );
+      return rows[0].n === 1;
+    }, { message: 'the listener to reconnect' });
+    const job = await producer.jobs.enqueue('TEST_RECORD', {});
+    await completedWithin(job.id, 3_000);
+  });
+});
