@@ -7,6 +7,9 @@ import { isConnectionError } from '../database/connection-errors';
 import { ConveyorEvents } from '../events/conveyor-events.service';
 import { WorkerPool } from '../worker/worker-pool.service';
 
+/** Due times closer than this are treated as due now (clock skew between this host and the database). */
+const CLOCK_SLACK_MS = 20;
+
 /**
  * The producer: claims jobs into the worker pool.
  *
@@ -81,10 +84,14 @@ export class JobPoller {
     this.wakeAt(Number.isFinite(at) ? at : Date.now());
   }
 
-  /** Claim now if `at` has come, else arm a timer for it (keeping the earliest). */
+  /**
+   * Claim now if `at` has come, else arm a timer for it (keeping the earliest). `at` comes from the
+   * database clock; anything due within CLOCK_SLACK_MS counts as due now, so a database clock slightly
+   * ahead of this host does not turn an immediate job into a timer.
+   */
   wakeAt(at: number): void {
     const delay = at - Date.now();
-    if (delay <= 1) {
+    if (delay <= CLOCK_SLACK_MS) {
       this.moreLikely = true;
       this.wake();
       return;
@@ -97,7 +104,7 @@ export class JobPoller {
       this.dueAt = Infinity;
       this.moreLikely = true;
       this.wake();
-    }, Math.min(delay, 2 ** 31 - 1));
+    }, Math.min(delay + 1, 2 ** 31 - 1));
   }
 
   /** Claim as much as the pool has room for; coalesces with a claim already in flight. */
