@@ -4,6 +4,9 @@ import { childPids, readProcCpu } from './proc-stat';
 
 const SAMPLE_EVERY_MS = 250;
 
+/** application_name of the meter's own connection (the query counter skips it). */
+export const CPU_METER_APPLICATION_NAME = 'bench-cpu-meter';
+
 /**
  * CPU time PostgreSQL spends on a case, read from /proc (so only for a server on this machine).
  *
@@ -13,8 +16,9 @@ const SAMPLE_EVERY_MS = 250;
  *   and nothing outside the server counts.
  * - `backends` (a DATABASE_URL server that other sessions may share): the backends whose
  *   application_name starts with the case's prefix, listed from pg_stat_activity and sampled every
- *   250 ms, so a connection that closes mid-case loses at most its last 250 ms. Server-wide work
- *   caused by the case (WAL writer, autovacuum) is not counted: a slight undercount.
+ *   250 ms (or only at start and stop, see the constructor), so a connection that closes mid-case
+ *   loses at most its last 250 ms. Server-wide work caused by the case (WAL writer, autovacuum) is
+ *   not counted: a slight undercount.
  * - `none`: no numbers (the server is on another machine).
  */
 export class PostgresCpuMeter {
@@ -25,9 +29,14 @@ export class PostgresCpuMeter {
   private client: Client | null = null;
   private sampling: Promise<void> | null = null;
 
+  /**
+   * @param sampleEveryMs `backends` mode only: 0 reads at start and stop alone, for a process whose own
+   *   CPU is being measured too (the sampling — a query and /proc reads — would be counted as its work).
+   */
   constructor(
     private readonly config: PgCpuConfig,
     private readonly url: string,
+    private readonly sampleEveryMs = SAMPLE_EVERY_MS,
   ) {}
 
   async start(): Promise<void> {
@@ -36,12 +45,14 @@ export class PostgresCpuMeter {
       return;
     }
     if (this.config.mode !== 'backends') return;
-    this.client = new Client({ connectionString: this.url, application_name: 'bench-cpu-meter' });
+    this.client = new Client({ connectionString: this.url, application_name: CPU_METER_APPLICATION_NAME });
     await this.client.connect();
     this.base.clear();
     this.last.clear();
     await this.sample(true);
-    this.timer = setInterval(() => void (this.sampling ??= this.sample(false).finally(() => (this.sampling = null))), SAMPLE_EVERY_MS);
+    if (this.sampleEveryMs > 0) {
+      this.timer = setInterval(() => void (this.sampling ??= this.sample(false).finally(() => (this.sampling = null))), this.sampleEveryMs);
+    }
   }
 
   /** CPU milliseconds since `start()`, or NaN when not measurable. */
@@ -74,11 +85,19 @@ export class PostgresCpuMeter {
   }
 }
 
-/** Everything the server has used so far: postmaster, reaped children, live children. */
+/**
+ * Everything the server has used so far: postmaster, reaped children, live children. A backend that
+ * exits and is reaped while the children are being read would be missed (no longer live, not yet in
+ * the postmaster's counters as read), so the read is repeated until no reap happened during it.
+ */
 function serverCpuMs(postmasterPid: number): number {
-  const postmaster = readProcCpu(postmasterPid);
-  if (!postmaster) return NaN;
-  let total = postmaster.ownMs + postmaster.reapedChildrenMs;
-  for (const pid of childPids(postmasterPid)) total += readProcCpu(pid)?.ownMs ?? 0;
-  return total;
+  for (let attempt = 0; ; attempt++) {
+    const before = readProcCpu(postmasterPid);
+    if (!before) return NaN;
+    let live = 0;
+    for (const pid of childPids(postmasterPid)) live += readProcCpu(pid)?.ownMs ?? 0;
+    const after = readProcCpu(postmasterPid);
+    if (!after) return NaN;
+    if (after.reapedChildrenMs === before.reapedChildrenMs || attempt >= 10) return after.ownMs + after.reapedChildrenMs + live;
+  }
 }

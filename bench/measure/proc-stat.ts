@@ -6,7 +6,10 @@ export interface ProcCpu {
   pid: number;
   ppid: number;
   comm: string;
-  /** utime + stime: the process itself. */
+  /**
+   * CPU of the process itself: from /proc/<pid>/schedstat (nanoseconds, main thread — PostgreSQL
+   * processes have one) where the kernel provides it, else utime + stime (clock ticks, 10 ms).
+   */
   ownMs: number;
   /** cutime + cstime: children it has waited for (for the postmaster: every backend that has exited). */
   reapedChildrenMs: number;
@@ -44,9 +47,19 @@ export function readProcCpu(pid: number): ProcCpu | undefined {
     pid,
     ppid: Number(f[1]),
     comm,
-    ownMs: (Number(f[11]) + Number(f[12])) * tick,
+    ownMs: readSchedstatMs(pid) ?? (Number(f[11]) + Number(f[12])) * tick,
     reapedChildrenMs: (Number(f[13]) + Number(f[14])) * tick,
   };
+}
+
+/** First field of /proc/<pid>/schedstat: time spent on a CPU, in ns. */
+function readSchedstatMs(pid: number): number | undefined {
+  try {
+    const ns = Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+    return Number.isFinite(ns) ? ns / 1e6 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Pids of the live children of `parent`, found by scanning /proc. */

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { CPU_METER_APPLICATION_NAME } from './postgres-cpu-meter';
 
 /** Statements sent, grouped by a short label (prepared-statement name, or the first words of the SQL). */
 export interface QueryCounts {
@@ -11,7 +12,8 @@ type QueryFn = (...args: unknown[]) => unknown;
 /**
  * Counts every statement this process sends, by wrapping `pg.Client.prototype.query`. Pools, TypeORM
  * and the engine's dedicated LISTEN and leader connections all go through that method, so this sees
- * each query once, whichever connection it uses, and nothing of other processes.
+ * each query once, whichever connection it uses, and nothing of other processes. The CPU meter's own
+ * connection is left out.
  */
 export class QueryCounter {
   private original: QueryFn | null = null;
@@ -23,7 +25,8 @@ export class QueryCounter {
     const original = proto.query;
     this.original = original;
     const counts = () => this.counts;
-    proto.query = function (this: unknown, ...args: unknown[]) {
+    proto.query = function (this: { connectionParameters?: { application_name?: string } }, ...args: unknown[]) {
+      if (this.connectionParameters?.application_name === CPU_METER_APPLICATION_NAME) return original.apply(this, args);
       const c = counts();
       const label = labelOf(args[0]);
       c.total++;
@@ -56,6 +59,11 @@ function labelOf(query: unknown): string {
   return typeof query === 'string' ? firstWords(query) : '?';
 }
 
+/** The statement's start, with schema names blanked so the same statement counts once across runs. */
 function firstWords(sql: string): string {
-  return sql.replace(/\s+/g, ' ').trim().slice(0, 60);
+  return sql
+    .replace(/\s+/g, ' ')
+    .replace(/"[^"]*"\./g, '')
+    .trim()
+    .slice(0, 60);
 }

@@ -28,8 +28,8 @@ const FULL: CaseSizes = {
 
 const QUICK: CaseSizes = {
   ...FULL,
-  jobs: 2_000,
-  latencyJobs: 100,
+  jobs: 5_000,
+  latencyJobs: 200,
   backlog: 100_000,
   httpSeconds: 3,
   idleSeconds: 5,
@@ -59,19 +59,22 @@ export const USAGE = `Usage: npm run bench -- [options]
   --http-seconds N         autocannon duration                              [10]           BENCH_HTTP_SECONDS
   --http-connections N     autocannon connections                           [16]           BENCH_HTTP_CONNECTIONS
   --idle-seconds N         idle measurement                                 [30]           BENCH_IDLE_SECONDS
-  --cases a,b              subset of: ${CASE_NAMES.join(', ')}               BENCH_CASES
-  --variants a,b           subset of: ${VARIANTS.join(', ')}                  BENCH_VARIANTS
+  --cases a,b              any of ${CASE_NAMES.join(', ')}   BENCH_CASES
+  --variants a,b           any of ${VARIANTS.join(', ')}   BENCH_VARIANTS
   --out FILE               report path [docs/benchmarks.md, quick: docs/benchmarks-quick.md]  BENCH_OUT
   --case-timeout-s N       kill a case process after N seconds              [900]          BENCH_CASE_TIMEOUT_S
 
   DATABASE_URL             benchmark this server instead of an embedded PostgreSQL
   BENCH_PG_CPU             server | backends | none: how PostgreSQL CPU is measured (default: see docs)`;
 
-/** Thrown for a bad flag or environment value; the message names it. */
+/** Thrown for a bad flag or environment value (the message names it), and for `--help` (no message). */
 export class BenchOptionsError extends Error {
+  readonly isHelp: boolean;
+
   constructor(message: string) {
-    super(`${message}\n\n${USAGE}`);
+    super(message ? `${message}\n\n${USAGE}` : USAGE);
     this.name = 'BenchOptionsError';
+    this.isHelp = !message;
   }
 }
 

@@ -1,0 +1,36 @@
+import { CaseMeters, per1k } from '../measure/case-meters';
+import { createBenchQueue } from '../shared/create-bench-queue';
+import { CaseCheckError, CaseRunner } from './case-runner';
+
+/**
+ * Bulk enqueue: `jobs` no-op jobs, `chunk` per statement, one statement after another, no worker
+ * running. Conveyor goes through JobsService.enqueueMany (validation, one jsonb-recordset INSERT per
+ * chunk, its transaction); the floor sends a multi-row INSERT … VALUES.
+ */
+export const enqueueCase: CaseRunner = async (spec) => {
+  const { jobs, chunk } = spec.sizes;
+  const queue = createBenchQueue(spec.variant, spec.url, spec.schema, spec.appName);
+  try {
+    await queue.setup();
+    const meters = new CaseMeters(spec);
+    await meters.start();
+    const t0 = performance.now();
+    await queue.enqueueMany(jobs, chunk);
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = await meters.stop();
+    const counts = await queue.counts();
+    if (counts.total !== jobs) throw new CaseCheckError(`${counts.total} rows stored, ${jobs} enqueued`);
+    return {
+      metrics: {
+        jobs,
+        chunk,
+        seconds,
+        jobsPerSec: jobs / seconds,
+        nodeCpuMsPer1k: per1k(cpu.nodeCpuMs, jobs),
+        pgCpuMsPer1k: per1k(cpu.pgCpuMs, jobs),
+      },
+    };
+  } finally {
+    await queue.close();
+  }
+};

@@ -1,0 +1,106 @@
+import { INestApplication } from '@nestjs/common';
+import { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
+import { ConveyorEvents, ConveyorOptionsInput, JobsService } from '@conveyor/core';
+import { ConveyorVariant } from '../shared/bench-case';
+import { BENCH_JOB_TYPE, BenchQueue, QueueCounts, WorkerHooks, WorkerSettings } from '../shared/bench-queue.interface';
+import { conveyorCounts, conveyorInsertBacklog } from './conveyor-bench.sql';
+import { createBenchApp } from './create-bench-app';
+
+/**
+ * Conveyor with one claim strategy. Enqueueing before the worker exists goes through a producer app
+ * with `runWorkers: false` (it also runs the migrations); `prepareWorker` closes it first, so the
+ * worker app is the only instance and does the leader's maintenance itself, as a lone server would.
+ */
+export class ConveyorQueue implements BenchQueue {
+  private producer: INestApplication | null = null;
+  private worker: INestApplication | null = null;
+  private http = false;
+  private readonly sql: Pool;
+
+  constructor(
+    private readonly variant: ConveyorVariant,
+    private readonly url: string,
+    private readonly schema: string,
+    private readonly appName: string,
+  ) {
+    this.sql = new Pool({ connectionString: url, max: 1, application_name: `${appName}:bench` });
+  }
+
+  async setup(): Promise<void> {
+    this.producer = await createBenchApp({
+      url: this.url,
+      schema: this.schema,
+      appName: `${this.appName}:producer`,
+      engine: { claimStrategy: this.variant, runWorkers: false, migrate: true },
+      hooks: {},
+      http: false,
+    });
+    await this.producer.init();
+  }
+
+  async insertBacklog(rows: number): Promise<void> {
+    const table = this.jobsTable();
+    await this.sql.query(conveyorInsertBacklog(table, rows));
+    await this.sql.query(`VACUUM (ANALYZE) ${table}`);
+  }
+
+  async enqueueMany(count: number, chunk: number): Promise<void> {
+    const jobs = this.jobs();
+    for (let sent = 0; sent < count; sent += chunk) {
+      const size = Math.min(chunk, count - sent);
+      await jobs.enqueueMany(Array.from({ length: size }, (_, i) => ({ type: BENCH_JOB_TYPE, payload: { n: sent + i } })));
+    }
+  }
+
+  async enqueueOne(payload: unknown): Promise<void> {
+    await this.jobs().enqueue(BENCH_JOB_TYPE, payload);
+  }
+
+  async prepareWorker(settings: WorkerSettings, hooks: WorkerHooks, options: { http?: boolean } = {}): Promise<void> {
+    await this.producer?.close();
+    this.producer = null;
+    const engine: ConveyorOptionsInput = { ...settings, claimStrategy: this.variant, listen: true, migrate: false };
+    this.http = options.http ?? false;
+    this.worker = await createBenchApp({ url: this.url, schema: this.schema, appName: this.appName, engine, hooks, http: this.http });
+    // 'finished' fires once the outcome is written, which is where a drain ends.
+    this.worker.get(ConveyorEvents).on('finished', () => hooks.onFinished?.(1));
+  }
+
+  async startWorker(): Promise<number | undefined> {
+    if (!this.worker) throw new Error('prepareWorker() first');
+    if (!this.http) {
+      await this.worker.init();
+      return undefined;
+    }
+    await this.worker.listen(0, '127.0.0.1');
+    return (this.worker.getHttpServer().address() as AddressInfo).port;
+  }
+
+  async counts(): Promise<QueueCounts> {
+    const { rows } = await this.sql.query<QueueCounts>(conveyorCounts(this.jobsTable()));
+    return rows[0];
+  }
+
+  async close(): Promise<void> {
+    await this.producer?.close();
+    await this.worker?.close();
+    this.producer = this.worker = null;
+    await this.sql.end();
+  }
+
+  private app(): INestApplication {
+    const app = this.worker ?? this.producer;
+    if (!app) throw new Error('setup() or prepareWorker() first');
+    return app;
+  }
+
+  private jobs(): JobsService {
+    return this.app().get(JobsService);
+  }
+
+  /** Known without an app, so a fresh instance can check a schema other processes worked on. */
+  private jobsTable(): string {
+    return `"${this.schema}".conveyor_jobs`;
+  }
+}

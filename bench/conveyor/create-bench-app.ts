@@ -1,0 +1,53 @@
+import { DynamicModule, INestApplication, Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { configureHttp, ConveyorHttpModule, ConveyorModule, ConveyorOptionsInput } from '@conveyor/core';
+import { WorkerHooks } from '../shared/bench-queue.interface';
+import { BENCH_HOOKS, BenchNoopHandler } from './bench-noop.handler';
+
+/** Connections of each Conveyor app's pool (the floor uses as many). */
+export const CONVEYOR_POOL_SIZE = 10;
+
+/** What a benchmark app is made of. */
+export interface BenchAppOptions {
+  url: string;
+  schema: string;
+  /** application_name of the pool; the listener and leader connections append their role. */
+  appName: string;
+  engine: ConveyorOptionsInput;
+  hooks: WorkerHooks;
+  /** Mount Conveyor's REST API, as apps/server does. */
+  http: boolean;
+}
+
+/**
+ * Builds (without initialising) an app shaped like apps/server's AppModule — TypeORM, ConveyorModule,
+ * optionally ConveyorHttpModule with `configureHttp` — with the no-op handler instead of the examples.
+ * Creation opens the pool; `init()` (or `listen()`) runs the lifecycle hooks that start the worker.
+ */
+export async function createBenchApp(options: BenchAppOptions): Promise<INestApplication> {
+  @Module({ providers: [{ provide: BENCH_HOOKS, useValue: options.hooks }, BenchNoopHandler] })
+  class BenchHandlersModule {}
+
+  const imports: Array<Type<unknown> | DynamicModule> = [
+    TypeOrmModule.forRoot({
+      type: 'postgres',
+      url: options.url,
+      schema: options.schema,
+      autoLoadEntities: true,
+      synchronize: false,
+      retryAttempts: 0,
+      extra: { max: CONVEYOR_POOL_SIZE, application_name: options.appName },
+    }),
+    ConveyorModule.forRoot(options.engine),
+    BenchHandlersModule,
+  ];
+  if (options.http) imports.push(ConveyorHttpModule);
+
+  @Module({ imports })
+  class BenchAppModule {}
+
+  const app = await NestFactory.create(BenchAppModule, { bodyParser: false, logger: ['error', 'warn'] });
+  if (options.http) configureHttp(app, { bodyLimitBytes: 1024 * 1024 });
+  return app;
+}

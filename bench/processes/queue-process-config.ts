@@ -1,0 +1,13 @@
+import { Variant } from '../shared/bench-case';
+import { WorkerSettings } from '../shared/bench-queue.interface';
+
+/** What a worker or server child needs to build its queue (JSON in BENCH_QUEUE). */
+export interface QueueProcessConfig {
+  variant: Variant;
+  url: string;
+  schema: string;
+  appName: string;
+  settings: WorkerSettings;
+}
+
+export const QUEUE_CONFIG_ENV = 'BENCH_QUEUE';
