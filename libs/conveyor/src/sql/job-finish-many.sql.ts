@@ -24,8 +24,13 @@ export interface FinishRow {
  * Only rows still RUNNING under the same lease token change, so a worker that lost its claim
  * (lease expired and the job was rescued or re-claimed) cannot overwrite the newer attempt.
  * Returns the ids that were written; the rest were stale.
+ *
+ * The outcomes travel as parallel arrays through `unnest`: PostgreSQL estimates a handful of rows for it
+ * and drives the update from it, one primary-key lookup per outcome, whatever the table's size and
+ * statistics (a jsonb record set was sometimes re-scanned once per updated row instead).
  */
 export function jobFinishMany(t: SqlTables, rows: FinishRow[]): Statement {
+  const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
   return {
     name: `job_finish_${t.key}`,
     text: `
@@ -35,8 +40,8 @@ UPDATE ${t.jobs} j SET
   last_error = coalesce(o.error, j.last_error),
   errors = CASE WHEN o.entry IS NULL THEN j.errors ELSE j.errors || jsonb_build_array(o.entry) END,
   run_at = CASE WHEN o.delay_ms IS NULL THEN j.run_at ELSE now() + o.delay_ms * interval '1 millisecond' END,
-  attempts = j.attempts - coalesce(o.refund, 0),
-  snoozes = j.snoozes + coalesce(o.snoozed, 0),
+  attempts = j.attempts - o.refund,
+  snoozes = j.snoozes + o.snoozed,
   locked_by = NULL,
   locked_until = NULL,
   lease_token = NULL,
@@ -44,11 +49,20 @@ UPDATE ${t.jobs} j SET
   finished_at = CASE WHEN o.status IN ('COMPLETED','DEAD','CANCELLED') THEN now() ELSE NULL END,
   updated_at = now(),
   version = j.version + 1
-FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, token uuid, status text, result jsonb, error text, entry jsonb,
-     delay_ms bigint, refund int, snoozed int)
-WHERE j.id = ANY($2::uuid[]) AND j.id = o.id AND j.lease_token = o.token AND j.status = 'RUNNING'
+FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::jsonb[], $7::bigint[], $8::int[], $9::int[])
+  AS o(id, token, status, result, error, entry, delay_ms, refund, snoozed)
+WHERE j.id = o.id AND j.lease_token = o.token AND j.status = 'RUNNING'
 RETURNING j.id`,
-    // The ids again as an array: an indexable condition, so the planner looks rows up by primary key.
-    values: [JSON.stringify(rows), rows.map((r) => r.id)],
+    values: [
+      rows.map((r) => r.id),
+      rows.map((r) => r.token),
+      rows.map((r) => r.status),
+      rows.map((r) => json(r.result)),
+      rows.map((r) => r.error ?? null),
+      rows.map((r) => json(r.entry)),
+      rows.map((r) => (r.delay_ms === undefined || r.delay_ms === null ? null : Math.round(r.delay_ms))),
+      rows.map((r) => r.refund ?? 0),
+      rows.map((r) => r.snoozed ?? 0),
+    ],
   };
 }

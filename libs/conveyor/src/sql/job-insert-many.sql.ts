@@ -19,6 +19,7 @@ export interface NewJobRow {
  */
 export function jobInsertMany(t: SqlTables, rows: NewJobRow[]): Statement {
   return {
+    name: `job_insert_${t.key}`,
     text: `
 INSERT INTO ${t.jobs} (queue, type, payload, status, priority, run_at, max_attempts, idempotency_key, idempotency_hash)
 SELECT r.queue, r.type, coalesce(r.payload, 'null'::jsonb),
