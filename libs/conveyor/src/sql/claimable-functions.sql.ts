@@ -8,14 +8,15 @@ import { CLAIMABLE_SQL } from './statement';
  * burst of inserts (before autovacuum re-analyses the table) it believes there are a handful, and instead
  * bitmap-scans every claimable row and sorts them — 9 ms at 5,000 queued jobs, seconds at a million.
  * A function may carry its own planner settings, so these two forbid the sort, bitmap and sequential paths
- * for their one query without touching any other query on the connection.
+ * for their one query without touching any other query on the connection. They are PL/pgSQL, which keeps
+ * the query's plan between calls (an SQL-language function with SET clauses is planned on every call).
  *
  * - `conveyor_claimable_lock`: the ids to claim, row-locked with SKIP LOCKED (skip-locked strategy).
  * - `conveyor_claimable_peek`: ids and versions with no lock at all (optimistic strategy).
  */
 export function claimableFunctionsDdl(schema: string, jobs: string, queues: string): string {
   const body = `
-  SELECT c.id, c.version FROM ${jobs} c
+  RETURN QUERY SELECT c.id, c.version FROM ${jobs} c
   WHERE c.status IN ${CLAIMABLE_SQL} AND c.run_at <= now()
     AND c.type = ANY(types)
     AND NOT (c.queue = ANY(excluded_queues))
@@ -24,16 +25,16 @@ export function claimableFunctionsDdl(schema: string, jobs: string, queues: stri
   ORDER BY c.priority, c.run_at
   LIMIT lim`;
   const signature = `(types text[], excluded_queues text[], only_queues text[], lim integer)
-  RETURNS TABLE (id uuid, version integer) LANGUAGE sql VOLATILE
+  RETURNS TABLE (id uuid, version integer) LANGUAGE plpgsql VOLATILE
   SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off`;
   return `
 CREATE FUNCTION ${schema}.conveyor_claimable_lock${signature}
-AS $fn$${body}
-  FOR UPDATE OF c SKIP LOCKED
-$fn$;
+AS $fn$ BEGIN${body}
+  FOR UPDATE OF c SKIP LOCKED;
+END $fn$;
 
 CREATE FUNCTION ${schema}.conveyor_claimable_peek${signature}
-AS $fn$${body}
-$fn$;
+AS $fn$ BEGIN${body};
+END $fn$;
 `;
 }
