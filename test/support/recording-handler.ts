@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
-import { Job, JobContext, JobHandler, JobHandlerHost, PermanentJobError, RetryLaterError } from '@conveyor/core';
+import { CancelJobError, Job, JobContext, JobHandler, JobHandlerHost, PermanentJobError, RetryLaterError } from '@conveyor/core';
 
 /** Payload of the test handler: what the attempt should do. */
 export interface RecordPayload {
@@ -14,6 +14,8 @@ export interface RecordPayload {
   hang?: boolean;
   ignoreSignal?: boolean;
   permanent?: boolean;
+  /** Throw CancelJobError. */
+  cancel?: boolean;
   /** Ask to retry later after this many ms, on the first N attempts. */
   snoozeMs?: number;
   snoozeTimes?: number;
@@ -55,6 +57,7 @@ export class RecordingHandler extends JobHandlerHost<RecordPayload> {
     if (p.hang) return new Promise(() => undefined);
     if (p.sleepMs) await sleep(p.sleepMs, p.ignoreSignal ? undefined : ctx.signal);
     if (p.permanent) throw new PermanentJobError('this will never work');
+    if (p.cancel) throw new CancelJobError('no longer wanted');
     if (p.alwaysFail || (p.failTimes !== undefined && ctx.attempt <= p.failTimes)) throw new Error(`attempt ${ctx.attempt} failed`);
     return p.result ?? { ok: true, attempt: ctx.attempt };
   }
