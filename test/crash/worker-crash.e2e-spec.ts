@@ -98,7 +98,6 @@ describe('crashes', () => {
     const duplicates = stats.total - stats.distinct;
     expect(duplicates).toBeLessThanOrEqual(held);
     expect(stats.maxPerJob).toBeLessThanOrEqual(2);
-    // eslint-disable-next-line no-console
     console.log(`SIGKILL recovery: held ${held}, duplicates ${duplicates}, rescued within ${rescueMs} ms, drained ${drainedMs} ms after the kill`);
   }, 180_000);
 
@@ -140,7 +139,6 @@ describe('crashes', () => {
     expect(second).not.toBe(first);
     expect(job.errors.map((e) => e.kind)).toEqual(['lease-expired']);
     expect(job.errors[0].worker).toBe('ghost');
-    // eslint-disable-next-line no-console
     console.log(`leader failover: ${second} took over ${takeoverMs} ms after ${first} was killed`);
     jest.restoreAllMocks();
   });
@@ -167,7 +165,6 @@ describe('crashes', () => {
         const name = await leaderName();
         return name && name !== first ? name : null;
       }, { timeoutMs: 20_000, message: 'the idle session timeout to free the frozen leader\'s lock' });
-      // eslint-disable-next-line no-console
       console.log(`frozen leader: ${second} took over ${Date.now() - frozenAt} ms after ${first} froze`);
     } finally {
       frozen.proc.kill('SIGCONT');

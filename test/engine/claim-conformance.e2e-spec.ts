@@ -1,18 +1,52 @@
+import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
-import { CLAIM_STRATEGY, ClaimStrategy, ClaimStrategyName, Job, JobStatus, QueuesService, WorkerPool } from '@conveyor/core';
+import {
+  CLAIM_STRATEGY,
+  ClaimStrategy,
+  ClaimStrategyName,
+  Job,
+  JobContext,
+  JobHandler,
+  JobHandlerHost,
+  JobStatus,
+  MaintenanceService,
+  QueuesService,
+  WorkerPool,
+} from '@conveyor/core';
+// Not public API: the conformance suite drives the Completer directly to play a worker that lost its claim.
 import { Completer } from '../../libs/conveyor/src/worker/completer.service';
 import { completedRow } from '../../libs/conveyor/src/worker/outcome-rows';
-import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler, RecordPayload } from '../support/recording-handler';
+import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler, RecordPayload } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 
+const LEASE_MS = 30_000;
+/** Handler timeout of the worker app: short, so the timeout case is quick. */
+const TIMEOUT_MS = 400;
+/** Backoff of the flaky handler: long enough to see the job wait in RETRYING. */
+const FLAKY_BACKOFF_MS = 1_000;
+
+/** Fails its first attempt, then succeeds; a fixed backoff (no jitter) makes run_at predictable. */
+@Injectable()
+@JobHandler('CONFORMANCE_FLAKY', { maxAttempts: 3, backoff: { baseMs: FLAKY_BACKOFF_MS, factor: 2, maxMs: 10_000, jitter: 0 } })
+class FlakyOnceHandler extends JobHandlerHost<Record<string, never>> {
+  handle(_job: Job, ctx: JobContext): { attempt: number } {
+    if (ctx.attempt === 1) throw new Error('first attempt fails');
+    return { attempt: ctx.attempt };
+  }
+}
+
 /**
- * The claim contract, run against each strategy: order, scheduling, pause and filters, exclusivity,
- * retries and backoff, DEAD after the last attempt, the control errors, timeouts, and fencing of a
- * stale completion. Both strategies must pass the same suite unchanged.
+ * The claim contract, run unchanged against each strategy (as River runs one suite against every driver):
+ * order, scheduling, pause and filters, exclusivity, retries and backoff, DEAD after the last attempt, the
+ * control errors, timeouts, and fencing of a stale completion.
+ *
+ * Two apps per strategy, each in its own schema: `claimer` runs no workers, so the test alone claims there
+ * (calling the strategy directly) and can assert exact rows; `runner` runs workers, for the behaviours that
+ * need a handler to run.
  */
-describe.each<ClaimStrategyName>(['skip-locked', 'optimistic'])('claim conformance: %s', (strategy) => {
+function claimConformanceSuite(strategy: ClaimStrategyName): void {
   const url = process.env.CONVEYOR_TEST_DATABASE_URL!;
   let claimSchema: TestSchema;
   let runSchema: TestSchema;
@@ -20,51 +54,49 @@ describe.each<ClaimStrategyName>(['skip-locked', 'optimistic'])('claim conforman
   let claimer: TestApp;
   let runner: TestApp;
   let strategyUnderTest: ClaimStrategy;
-  const filter = (limit: number, more: Partial<{ excludedQueues: string[]; types: string[] }> = {}) => ({
-    types: ['TEST_RECORD'],
-    excludedQueues: [],
-    limit,
-    ...more,
-  });
 
-  const handlers = (schema: string) => [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema } }, RecordingHandler];
-  const insert = async (rows: { priority?: number; runAtOffsetMs?: number; queue?: string; type?: string }[]): Promise<string[]> => {
-    const ids: string[] = [];
-    for (const r of rows) {
-      const { rows: out } = await claimer.sql.query<{ id: string }>(
-        `INSERT INTO ${claimer.jobsTable} (type, queue, priority, run_at, status)
-         VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond', CASE WHEN $4 > 0 THEN 'SCHEDULED' ELSE 'PENDING' END)
-         RETURNING id`,
-        [r.type ?? 'TEST_RECORD', r.queue ?? 'default', r.priority ?? 0, r.runAtOffsetMs ?? 0],
-      );
-      ids.push(out[0].id);
-    }
-    return ids;
-  };
-  const clearClaimTable = () => claimer.sql.query(`TRUNCATE ${claimer.jobsTable}; DELETE FROM ${claimer.db.queuesTable}`);
-  const run = async (payload: RecordPayload, opts: { maxAttempts?: number } = {}) => runner.jobs.enqueue('TEST_RECORD', payload, opts);
+  const claim = (limit: number, workerId = 'conformance', more: { excludedQueues?: string[] } = {}) =>
+    strategyUnderTest.claim({ types: ['TEST_RECORD'], excludedQueues: more.excludedQueues ?? [], limit }, workerId, LEASE_MS);
+  const rowOf = async (id: string) => (await claimer.sql.query(`SELECT * FROM ${claimer.jobsTable} WHERE id = $1`, [id])).rows[0];
+  const resetClaimSchema = () => claimer.sql.query(`TRUNCATE ${claimer.jobsTable}; DELETE FROM ${claimer.db.queuesTable}`);
+  /** Writes an outcome through the Completer, as a worker does; resolves with whether it was written. */
+  const writeOutcome = (job: Job, result: unknown) =>
+    new Promise<boolean>((resolve) => claimer.app.get(Completer).add(completedRow(job, result), resolve));
+
+  const run = (payload: RecordPayload, opts: { maxAttempts?: number; delayMs?: number } = {}) =>
+    runner.jobs.enqueue('TEST_RECORD', payload, opts);
   const settled = (id: string, status: JobStatus, timeoutMs = 10_000) =>
-    waitFor(async () => {
-      const j = await runner.jobs.get(id);
-      return j.status === status ? j : null;
-    }, { timeoutMs, message: `job ${id} to be ${status}` });
+    waitFor(
+      async () => {
+        const j = await runner.jobs.get(id);
+        return j.status === status ? j : null;
+      },
+      { timeoutMs, message: `job ${id} to be ${status}` },
+    );
+  const invocations = async (id: string) =>
+    (
+      await runner.sql.query<{ attempt: number; at: Date }>(`SELECT attempt, at FROM ${invocationsTable(runSchema.schema)} WHERE job_id = $1 ORDER BY at`, [
+        id,
+      ])
+    ).rows;
 
   beforeAll(async () => {
     const tag = strategy.replace('-', '_');
     claimSchema = await createTestSchema(`conf_claim_${tag}`);
     runSchema = await createTestSchema(`conf_run_${tag}`);
     recorder = new Pool({ connectionString: url, max: 2 });
+    await recorder.query(createInvocationsTableSql(claimSchema.schema));
     await recorder.query(createInvocationsTableSql(runSchema.schema));
     claimer = await createTestApp({
       schema: claimSchema.schema,
-      providers: handlers(claimSchema.schema),
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: claimSchema.schema } }, RecordingHandler],
       engine: { claimStrategy: strategy, runWorkers: false },
       http: false,
     });
     runner = await createTestApp({
       schema: runSchema.schema,
-      providers: handlers(runSchema.schema),
-      engine: { claimStrategy: strategy, concurrency: 4, defaultTimeoutMs: 400 },
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: runSchema.schema } }, RecordingHandler, FlakyOnceHandler],
+      engine: { claimStrategy: strategy, concurrency: 4, defaultTimeoutMs: TIMEOUT_MS },
       http: false,
     });
     strategyUnderTest = claimer.app.get<ClaimStrategy>(CLAIM_STRATEGY);
@@ -80,147 +112,229 @@ describe.each<ClaimStrategyName>(['skip-locked', 'optimistic'])('claim conforman
 
   it('is the configured strategy', () => {
     expect(strategyUnderTest.name).toBe(strategy);
+    expect(runner.app.get<ClaimStrategy>(CLAIM_STRATEGY).name).toBe(strategy);
   });
 
   it('claims due jobs by priority, then run_at, and marks them RUNNING under a fresh lease', async () => {
-    await clearClaimTable();
-    const [p5old, p0late, p0early, pMinus, p5older] = await insert([
-      { priority: 5, runAtOffsetMs: -10_000 },
-      { priority: 0, runAtOffsetMs: -1_000 },
-      { priority: 0, runAtOffsetMs: -5_000 },
-      { priority: -1, runAtOffsetMs: -2_000 },
-      { priority: 5, runAtOffsetMs: -20_000 },
-    ]);
-    const first = await strategyUnderTest.claim(filter(2), 'conformance', 30_000);
-    const second = await strategyUnderTest.claim(filter(10), 'conformance', 30_000);
-    expect([...first, ...second].map((j) => j.id)).toEqual([pMinus, p0early, p0late, p5older, p5old]);
-    for (const j of [...first, ...second]) {
-      expect(j.status).toBe(JobStatus.RUNNING);
-      expect(j.attempts).toBe(1);
-      expect(j.lockedBy).toBe('conformance');
-      expect(j.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 20_000);
-      expect(j.leaseToken).toMatch(/^[0-9a-f-]{36}$/);
-      expect(j.version).toBe(2);
+    await resetClaimSchema();
+    const ago = (ms: number) => new Date(Date.now() - ms);
+    // Inserted out of order on purpose.
+    const [p5recent, p0recent, p0older, pMinus1, p5oldest] = await Promise.all(
+      [
+        { priority: 5, runAt: ago(10_000) },
+        { priority: 0, runAt: ago(1_000) },
+        { priority: 0, runAt: ago(5_000) },
+        { priority: -1, runAt: ago(2_000) },
+        { priority: 5, runAt: ago(20_000) },
+      ].map(async (o) => (await claimer.jobs.enqueue('TEST_RECORD', {}, o)).id),
+    );
+    const before = new Map((await claimer.sql.query(`SELECT id, version FROM ${claimer.jobsTable}`)).rows.map((r) => [r.id, r.version]));
+
+    const first = await claim(2);
+    const second = await claim(10);
+    const claimed = [...first, ...second];
+    expect(first.map((j) => j.id)).toEqual([pMinus1, p0older]);
+    expect(second.map((j) => j.id)).toEqual([p0recent, p5oldest, p5recent]);
+
+    for (const j of claimed) {
+      const row = await rowOf(j.id);
+      expect(row).toMatchObject({ status: 'RUNNING', attempts: 1, locked_by: 'conformance', lease_token: j.leaseToken });
+      expect(row.lease_token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(row.locked_until.getTime()).toBeGreaterThan(Date.now() + LEASE_MS - 5_000);
+      expect(row.version).toBe(before.get(j.id) + 1);
+      expect(row.started_at).not.toBeNull();
+      // What the strategy hands the worker is what is stored.
+      expect(j).toMatchObject({ status: JobStatus.RUNNING, attempts: 1, lockedBy: 'conformance', version: row.version });
     }
-    expect(new Set([...first, ...second].map((j) => j.leaseToken)).size).toBe(5);
-    expect(await strategyUnderTest.claim(filter(10), 'conformance', 30_000)).toEqual([]);
+    expect(new Set(claimed.map((j) => j.leaseToken)).size).toBe(claimed.length);
+    expect(await claim(10)).toEqual([]);
   });
 
   it('does not claim a scheduled job before its run_at, and claims it once due', async () => {
-    await clearClaimTable();
-    const [id] = await insert([{ runAtOffsetMs: 600 }]);
-    const { rows } = await claimer.sql.query(`SELECT run_at FROM ${claimer.jobsTable} WHERE id = $1`, [id]);
-    expect(await strategyUnderTest.claim(filter(10), 'conformance', 30_000)).toEqual([]);
-    const claimed = await waitFor(async () => {
-      const jobs = await strategyUnderTest.claim(filter(10), 'conformance', 30_000);
+    await resetClaimSchema();
+    const job = await claimer.jobs.enqueue('TEST_RECORD', {}, { delayMs: 600 });
+    expect(job.status).toBe(JobStatus.SCHEDULED);
+    expect(await claim(10)).toEqual([]);
+    expect((await rowOf(job.id)).status).toBe('SCHEDULED');
+
+    const [due] = await waitFor(async () => {
+      const jobs = await claim(10);
       return jobs.length > 0 ? jobs : null;
-    }, { intervalMs: 20 });
-    expect(claimed.map((j) => j.id)).toEqual([id]);
-    const { rows: now } = await claimer.sql.query(`SELECT started_at >= $1::timestamptz AS on_time FROM ${claimer.jobsTable} WHERE id = $2`, [rows[0].run_at, id]);
-    expect(now[0].on_time).toBe(true);
+    }, { message: 'the scheduled job to become claimable' });
+    expect(due.id).toBe(job.id);
+    const row = await rowOf(job.id);
+    expect(row.started_at.getTime()).toBeGreaterThanOrEqual(row.run_at.getTime());
+  });
+
+  it('a worker runs a scheduled job once it is due, not before', async () => {
+    const job = await run({}, { delayMs: 700 });
+    const done = await settled(job.id, JobStatus.COMPLETED);
+    const calls = await invocations(job.id);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].at.getTime()).toBeGreaterThanOrEqual(done.runAt.getTime());
   });
 
   it('skips paused queues, excluded queues and types it was not asked for', async () => {
-    await clearClaimTable();
-    const [inPaused, inExcluded, otherType, ok] = await insert([
-      { queue: 'paused-q' },
-      { queue: 'excluded-q' },
-      { type: 'SOMETHING_ELSE' },
-      { queue: 'open-q' },
-    ]);
-    await claimer.app.get(QueuesService).setPaused('paused-q', true);
-    const jobs = await strategyUnderTest.claim(filter(10, { excludedQueues: ['excluded-q'] }), 'conformance', 30_000);
-    expect(jobs.map((j) => j.id)).toEqual([ok]);
-    const { rows } = await claimer.sql.query(`SELECT id FROM ${claimer.jobsTable} WHERE status = 'PENDING' ORDER BY id`);
-    expect(rows.map((r) => r.id).sort()).toEqual([inPaused, inExcluded, otherType].sort());
+    await resetClaimSchema();
+    const enqueue = async (type: string, queue: string) => (await claimer.jobs.enqueue(type, {}, { queue })).id;
+    const inPaused = await enqueue('TEST_RECORD', 'paused-q');
+    const inExcluded = await enqueue('TEST_RECORD', 'excluded-q');
+    const otherType = await enqueue('SOMETHING_ELSE', 'open-q').catch(() => null);
+    const open = await enqueue('TEST_RECORD', 'open-q');
+    const queues = claimer.app.get(QueuesService);
+    await queues.setPaused('paused-q', true);
+
+    expect((await claim(10, 'conformance', { excludedQueues: ['excluded-q'] })).map((j) => j.id)).toEqual([open]);
+    const waiting = (await claimer.sql.query(`SELECT id FROM ${claimer.jobsTable} WHERE status = 'PENDING'`)).rows.map((r) => r.id);
+    expect(waiting.sort()).toEqual([inPaused, inExcluded, ...(otherType ? [otherType] : [])].sort());
+
+    // Resumed and no longer excluded, both are claimable; the other type never is.
+    await queues.setPaused('paused-q', false);
+    expect((await claim(10)).map((j) => j.id).sort()).toEqual([inPaused, inExcluded].sort());
   });
 
   it('never hands one job to two concurrent claimers', async () => {
-    await clearClaimTable();
-    await claimer.sql.query(
-      `INSERT INTO ${claimer.jobsTable} (type, status) SELECT 'TEST_RECORD', 'PENDING' FROM generate_series(1, 300)`,
-    );
-    const batches = await Promise.all(Array.from({ length: 24 }, (_, i) => strategyUnderTest.claim(filter(15), `claimer-${i}`, 30_000)));
-    const ids = batches.flat().map((j: Job) => j.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    const { rows } = await claimer.sql.query(`SELECT count(*)::int AS n FROM ${claimer.jobsTable} WHERE status = 'RUNNING'`);
-    expect(rows[0].n).toBe(ids.length);
-    // Everything claimed is RUNNING exactly once; what is left is still claimable.
-    const rest = await strategyUnderTest.claim(filter(300), 'sweeper', 30_000);
-    expect(ids.length + rest.length).toBe(300);
+    await resetClaimSchema();
+    const JOBS = 300;
+    await claimer.jobs.enqueueMany(Array.from({ length: JOBS }, (_, n) => ({ type: 'TEST_RECORD', payload: { n } })));
+    // 24 claims at once over the app's 10 connections: up to 10 claim transactions race on the same head.
+    const batches = await Promise.all(Array.from({ length: 24 }, (_, i) => claim(15, `claimer-${i}`)));
+    const owner = new Map<string, Job>();
+    for (const [i, batch] of batches.entries()) {
+      for (const j of batch) {
+        expect(owner.has(j.id)).toBe(false);
+        owner.set(j.id, j);
+        expect(j.lockedBy).toBe(`claimer-${i}`);
+      }
+    }
+    // The database agrees with every caller about who holds what.
+    const { rows } = await claimer.sql.query(`SELECT id, locked_by, lease_token FROM ${claimer.jobsTable} WHERE status = 'RUNNING'`);
+    expect(rows).toHaveLength(owner.size);
+    for (const r of rows) expect(owner.get(r.id)).toMatchObject({ lockedBy: r.locked_by, leaseToken: r.lease_token });
+    // Nothing was lost: what no claimer got is still claimable.
+    const rest = await claim(JOBS);
+    expect(owner.size + rest.length).toBe(JOBS);
+    expect(rest.every((j) => !owner.has(j.id))).toBe(true);
   });
 
-  it('retries a failed attempt after its backoff, with the failure in the history', async () => {
-    const job = await run({ failTimes: 1 });
-    // Observing the short RETRYING window is best effort; the history below is the proof.
-    const retrying = await settled(job.id, JobStatus.RETRYING, 2_000).catch(() => null);
+  it('retries a failed attempt after its backoff, with the attempt in the error history', async () => {
+    const job = await runner.jobs.enqueue('CONFORMANCE_FLAKY', {});
+    const retrying = await settled(job.id, JobStatus.RETRYING);
+    expect(retrying.attempts).toBe(1);
+    expect(retrying.errors).toEqual([expect.objectContaining({ attempt: 1, kind: 'failed', error: 'Error: first attempt fails' })]);
+    expect(retrying.lockedBy).toBeNull();
+    // run_at and updated_at come from the same statement's clock: the gap is the backoff, exactly.
+    expect(retrying.runAt.getTime() - retrying.updatedAt.getTime()).toBeGreaterThanOrEqual(FLAKY_BACKOFF_MS - 1);
+    expect(retrying.runAt.getTime() - retrying.updatedAt.getTime()).toBeLessThanOrEqual(FLAKY_BACKOFF_MS + 1);
+
     const done = await settled(job.id, JobStatus.COMPLETED);
     expect(done.attempts).toBe(2);
+    expect(done.result).toEqual({ attempt: 2 });
     expect(done.errors).toHaveLength(1);
-    expect(done.errors[0]).toMatchObject({ attempt: 1, kind: 'failed', error: 'Error: attempt 1 failed' });
-    expect(done.lastError).toBe('Error: attempt 1 failed');
-    if (retrying) expect(retrying.runAt.getTime()).toBeGreaterThanOrEqual(retrying.updatedAt.getTime() + 45);
+    expect(done.startedAt!.getTime()).toBeGreaterThanOrEqual(retrying.runAt.getTime());
   });
 
   it('is DEAD after max attempts, with one history entry per attempt', async () => {
     const job = await run({ alwaysFail: true }, { maxAttempts: 3 });
     const dead = await settled(job.id, JobStatus.DEAD);
     expect(dead.attempts).toBe(3);
-    expect(dead.errors.map((e) => [e.attempt, e.kind])).toEqual([
-      [1, 'failed'],
-      [2, 'failed'],
-      [3, 'failed'],
+    expect(dead.errors.map((e) => [e.attempt, e.kind, e.error])).toEqual([
+      [1, 'failed', 'Error: attempt 1 failed'],
+      [2, 'failed', 'Error: attempt 2 failed'],
+      [3, 'failed', 'Error: attempt 3 failed'],
     ]);
+    expect(dead.lastError).toBe('Error: attempt 3 failed');
     expect(dead.finishedAt).not.toBeNull();
+    expect((await invocations(job.id)).map((c) => c.attempt)).toEqual([1, 2, 3]);
   });
 
   it('RetryLaterError runs the job again at the time asked, without using an attempt', async () => {
-    const job = await run({ snoozeMs: 300, snoozeTimes: 1 }, { maxAttempts: 1 });
+    const job = await run({ snoozeMs: 1_000, snoozeTimes: 1 }, { maxAttempts: 1 });
+    const snoozed = await settled(job.id, JobStatus.RETRYING);
+    expect(snoozed.attempts).toBe(0);
+    expect(snoozed.snoozes).toBe(1);
+    const [entry] = snoozed.errors as unknown as { kind: string; retryAt: string }[];
+    expect(entry.kind).toBe('retry-later');
+    expect(Math.abs(snoozed.runAt.getTime() - new Date(entry.retryAt).getTime())).toBeLessThan(100);
+
     const done = await settled(job.id, JobStatus.COMPLETED);
-    expect(done.attempts).toBe(1);
-    expect(done.snoozes).toBe(1);
-    expect(done.errors.map((e) => e.kind)).toEqual(['retry-later']);
-    const { rows } = await runner.sql.query<{ gap: number }>(
-      `SELECT extract(epoch FROM max(at) - min(at)) * 1000 AS gap FROM "${runSchema.schema}".test_invocations WHERE job_id = $1`,
-      [job.id],
-    );
-    expect(Number(rows[0].gap)).toBeGreaterThanOrEqual(290);
+    expect(done).toMatchObject({ attempts: 1, snoozes: 1, result: { ok: true, attempt: 1 } });
+    const calls = await invocations(job.id);
+    expect(calls.map((c) => c.attempt)).toEqual([1, 1]);
+    expect(calls[1].at.getTime()).toBeGreaterThanOrEqual(snoozed.runAt.getTime());
   });
 
-  it('PermanentJobError is DEAD after one attempt; CancelJobError is CANCELLED', async () => {
-    const permanent = await run({ permanent: true }, { maxAttempts: 5 });
-    const dead = await settled(permanent.id, JobStatus.DEAD);
+  it('PermanentJobError is DEAD after one attempt', async () => {
+    const job = await run({ permanent: true }, { maxAttempts: 5 });
+    const dead = await settled(job.id, JobStatus.DEAD);
     expect(dead.attempts).toBe(1);
-    expect(dead.errors.map((e) => e.kind)).toEqual(['permanent']);
-    const cancelled = await settled((await run({ cancel: true })).id, JobStatus.CANCELLED);
+    expect(dead.errors.map((e) => [e.attempt, e.kind])).toEqual([[1, 'permanent']]);
+    expect(await invocations(job.id)).toHaveLength(1);
+  });
+
+  it('CancelJobError is CANCELLED, not retried', async () => {
+    const job = await run({ cancel: true }, { maxAttempts: 5 });
+    const cancelled = await settled(job.id, JobStatus.CANCELLED);
     expect(cancelled.attempts).toBe(1);
-    expect(cancelled.errors.map((e) => e.kind)).toEqual(['cancelled']);
+    expect(cancelled.errors.map((e) => [e.attempt, e.kind])).toEqual([[1, 'cancelled']]);
+    expect(cancelled.finishedAt).not.toBeNull();
+    expect(await invocations(job.id)).toHaveLength(1);
   });
 
   it('fails an attempt that outlives its timeout and frees the slot even if the handler ignores its signal', async () => {
-    const job = await run({ sleepMs: 60_000, ignoreSignal: true }, { maxAttempts: 1 });
-    const dead = await settled(job.id, JobStatus.DEAD);
-    expect(dead.errors.map((e) => e.kind)).toEqual(['timeout']);
-    expect(dead.lastError).toMatch(/timed out after 400 ms/);
-    expect(runner.app.get(WorkerPool).stats().running).toBe(0);
-    const next = await run({});
-    await settled(next.id, JobStatus.COMPLETED);
+    // As many hung handlers as the pool has slots: they never settle, whatever their signal says.
+    const hung = await Promise.all(Array.from({ length: 4 }, () => run({ hang: true }, { maxAttempts: 1 })));
+    const after = await run({});
+    for (const job of hung) {
+      const dead = await settled(job.id, JobStatus.DEAD);
+      expect(dead.errors.map((e) => [e.attempt, e.kind, e.error])).toEqual([[1, 'timeout', `JobTimeoutError: Handler timed out after ${TIMEOUT_MS} ms.`]]);
+    }
+    // Only freed slots could run this one.
+    await settled(after.id, JobStatus.COMPLETED);
+    await waitFor(() => runner.app.get(WorkerPool).stats().running === 0, { message: 'every slot to be free' });
   });
 
-  it('refuses a completion from a worker whose claim was lost', async () => {
-    await clearClaimTable();
-    const [id] = await insert([{}]);
-    const [job] = await strategyUnderTest.claim(filter(1), 'slow-worker', 30_000);
-    expect(job.id).toBe(id);
-    // The lease expired and the sweeper handed the job on: a new token, another worker.
+  it('refuses the completion of a worker whose job was rescued and claimed again', async () => {
+    await resetClaimSchema();
+    const { id } = await claimer.jobs.enqueue('TEST_RECORD', {});
+    const [stale] = await claim(1, 'slow-worker');
+    // What a rescue does to the row (status, lease cleared), then another worker claims it.
     await claimer.sql.query(
-      `UPDATE ${claimer.jobsTable} SET status = 'RUNNING', lease_token = gen_random_uuid(), locked_by = 'new-worker', attempts = 2 WHERE id = $1`,
+      `UPDATE ${claimer.jobsTable} SET status = 'RETRYING', locked_by = NULL, locked_until = NULL, lease_token = NULL,
+         version = version + 1 WHERE id = $1`,
       [id],
     );
-    const before = (await claimer.sql.query(`SELECT * FROM ${claimer.jobsTable} WHERE id = $1`, [id])).rows[0];
-    const written = await new Promise<boolean>((resolve) => claimer.app.get(Completer).add(completedRow(job, { late: true }), resolve));
-    expect(written).toBe(false);
-    const after = (await claimer.sql.query(`SELECT * FROM ${claimer.jobsTable} WHERE id = $1`, [id])).rows[0];
-    expect(after).toEqual(before);
+    const [fresh] = await claim(1, 'new-worker');
+    expect(fresh).toMatchObject({ id, attempts: 2 });
+
+    const before = await rowOf(id);
+    expect(await writeOutcome(stale, { late: true })).toBe(false);
+    expect(await rowOf(id)).toEqual(before);
+
+    expect(await writeOutcome(fresh, { onTime: true })).toBe(true);
+    expect(await rowOf(id)).toMatchObject({ status: 'COMPLETED', result: { onTime: true }, lease_token: null });
   });
-});
+
+  it('refuses the completion of a worker whose lease expired and was swept', async () => {
+    await resetClaimSchema();
+    const { id } = await claimer.jobs.enqueue('TEST_RECORD', {});
+    const [stale] = await claim(1, 'frozen-worker');
+    await claimer.sql.query(`UPDATE ${claimer.jobsTable} SET locked_until = now() - interval '1 second' WHERE id = $1`, [id]);
+    const maintenance = claimer.app.get(MaintenanceService);
+    const swept = await waitFor(
+      async () => {
+        await maintenance.tick();
+        const row = await rowOf(id);
+        return row.status === 'RETRYING' ? row : null;
+      },
+      { message: 'the sweeper to rescue the expired lease' },
+    );
+    expect(swept).toMatchObject({ lease_token: null, locked_by: null, attempts: 1 });
+    expect(swept.errors).toEqual([expect.objectContaining({ attempt: 1, kind: 'lease-expired', worker: 'frozen-worker' })]);
+
+    expect(await writeOutcome(stale, { late: true })).toBe(false);
+    expect(await rowOf(id)).toEqual(swept);
+  });
+}
+
+describe.each<ClaimStrategyName>(['skip-locked', 'optimistic'])('claim conformance: %s', claimConformanceSuite);

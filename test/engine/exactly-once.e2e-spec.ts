@@ -67,7 +67,6 @@ describe.each<ClaimStrategyName>(['skip-locked', 'optimistic'])('exactly once wi
       `SELECT worker, count(*)::int AS n FROM "${schema.schema}".test_invocations GROUP BY worker ORDER BY worker`,
     );
     expect(rows).toHaveLength(PROCESSES);
-    // eslint-disable-next-line no-console
     console.log(
       `${strategy}: ${JOBS} jobs by ${PROCESSES} processes in ${seconds.toFixed(1)} s (${Math.round(JOBS / seconds)} jobs/s, incl. start-up); per worker ${rows.map((r) => r.n).join(' / ')}`,
     );

@@ -92,7 +92,6 @@ describe('leases, heartbeats and rescue', () => {
     expect(after.result).toEqual({ ok: true, attempt: 2 });
     expect(after.version).toBe(completed.version);
     expect(after.finishedAt).toEqual(completed.finishedAt);
-    // eslint-disable-next-line no-console
     console.log(`frozen worker: rescued and completed elsewhere within ${recoveryMs} ms of the freeze`);
   });
 
