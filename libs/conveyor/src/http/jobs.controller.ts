@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { JobValidationError } from '../errors/job-request.errors';
 import { Job } from '../jobs/job.entity';
@@ -70,6 +70,14 @@ export class JobsController {
   @HttpCode(200)
   retry(@Param('id', JobIdPipe) id: string): Promise<Job> {
     return this.jobs.retry(id);
+  }
+
+  /** Purges a finished job (COMPLETED, DEAD or CANCELLED): 204; 409 while it is waiting or running. */
+  @Delete(':id')
+  @HttpCode(204)
+  @RequiresRole('admin')
+  async purge(@Param('id', JobIdPipe) id: string): Promise<void> {
+    await this.jobs.purge(id);
   }
 }
 
