@@ -1,8 +1,13 @@
-/** Parses an HTTP Retry-After header (seconds or an HTTP date) into a time; null when absent or unreadable. */
+/**
+ * Parses an HTTP Retry-After header (seconds or an HTTP date) into a time; null when absent, unreadable
+ * or beyond what a Date can hold (a huge number of seconds would otherwise become an Invalid Date, whose
+ * toISOString throws).
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): Date | null {
   if (!value) return null;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return new Date(now + Number(trimmed) * 1000);
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? null : new Date(Math.max(at, now));
+  const at = /^\d+$/.test(trimmed) ? now + Number(trimmed) * 1000 : Date.parse(trimmed);
+  if (Number.isNaN(at)) return null;
+  const when = new Date(Math.max(at, now));
+  return Number.isNaN(when.getTime()) ? null : when;
 }

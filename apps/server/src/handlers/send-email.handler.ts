@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, OnModuleDestroy } from '@nestjs/common';
 import { Job, JobContext, JobHandler, JobHandlerHost, PermanentJobError } from '@conveyor/core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -18,7 +18,7 @@ export type SendEmailResult =
  * SMTP 5xx answers are permanent (the address or message is refused); 4xx and network errors retry.
  */
 @JobHandler('SEND_EMAIL', { queue: 'emails', payload: SendEmailPayload, maxAttempts: 8, timeout: 60_000 })
-export class SendEmailHandler extends JobHandlerHost<SendEmailPayload, SendEmailResult> {
+export class SendEmailHandler extends JobHandlerHost<SendEmailPayload, SendEmailResult> implements OnModuleDestroy {
   private readonly smtp: Transporter | null;
   private readonly composer = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
@@ -49,9 +49,14 @@ export class SendEmailHandler extends JobHandlerHost<SendEmailPayload, SendEmail
       };
     } catch (err) {
       const code = (err as { responseCode?: number }).responseCode;
-      if (code !== undefined && code >= 500) throw new PermanentJobError(`SMTP refused the message: ${(err as Error).message}`);
+      if (code !== undefined && code >= 500) throw new PermanentJobError(`SMTP refused the message: ${(err as Error).message}`, { cause: err });
       throw err;
     }
+  }
+
+  /** An SMTP_URL with `?pool=true` keeps connections open; they must not outlive the app. */
+  onModuleDestroy(): void {
+    this.smtp?.close();
   }
 
   private async writeToOutbox(jobId: string, message: object): Promise<SendEmailResult> {

@@ -2,8 +2,11 @@ import { Inject } from '@nestjs/common';
 import { Job, JobContext, JobHandler, JobHandlerHost, PermanentJobError, RetryLaterError } from '@conveyor/core';
 import { AppSettings } from '../config/app-config';
 import { APP_SETTINGS } from '../config/app-settings.token';
+import { fetchFailureReason } from './fetch-failure-reason';
+import { readBodyStart } from './read-body-start';
 import { parseRetryAfter } from './retry-after';
 import { SendWebhookPayload } from './send-webhook.payload';
+import { WebhookDeliveryError } from './webhook-delivery.error';
 
 /** What SEND_WEBHOOK stores as its result. */
 export interface SendWebhookResult {
@@ -13,11 +16,13 @@ export interface SendWebhookResult {
 }
 
 const MAX_BODY = 2048;
+const MAX_ERROR_BODY = 200;
 
 /**
- * POSTs JSON to a URL. 2xx completes; 429 or 503 with Retry-After asks to run again at that time
- * (not counted as an attempt); any other 4xx is permanent; 5xx, 429/503 without Retry-After, timeouts
- * and network errors are ordinary failures, retried with backoff.
+ * POSTs JSON to a URL, with the job id as Idempotency-Key so the receiver can drop a repeat after a retry.
+ * 2xx completes; 429 or 503 with Retry-After asks to run again at that time (not counted as an attempt);
+ * 3xx (redirects are not followed: the payload named the URL to call) and any other 4xx are permanent;
+ * 5xx, 429/503 without Retry-After, timeouts and network errors are ordinary failures, retried with backoff.
  */
 @JobHandler('SEND_WEBHOOK', { queue: 'webhooks', payload: SendWebhookPayload, maxAttempts: 10 })
 export class SendWebhookHandler extends JobHandlerHost<SendWebhookPayload, SendWebhookResult> {
@@ -27,22 +32,46 @@ export class SendWebhookHandler extends JobHandlerHost<SendWebhookPayload, SendW
 
   async handle(job: Job<SendWebhookPayload>, context: JobContext): Promise<SendWebhookResult> {
     const { url, body, headers } = job.payload;
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': job.id, ...(headers ?? {}) },
-      body: JSON.stringify(body ?? null),
-      signal: AbortSignal.any([context.signal, AbortSignal.timeout(this.settings.webhookTimeoutMs)]),
-      redirect: 'manual',
-    });
-    const text = (await response.text()).slice(0, MAX_BODY);
+    // Errors name the origin only: paths and queries of webhook URLs often carry secrets.
+    const target = `POST ${new URL(url).origin}`;
+    const timeoutMs = this.settings.webhookTimeoutMs;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: requestHeaders(job.id, headers),
+        body: JSON.stringify(body ?? null),
+        signal: AbortSignal.any([context.signal, deadline]),
+        redirect: 'manual',
+      });
+    } catch (err) {
+      // The engine's own reason (its timeout, shutdown, a lost claim) decides what happens next.
+      if (context.signal.aborted) throw context.signal.reason;
+      if (deadline.aborted) throw new WebhookDeliveryError(`${target} got no answer within ${timeoutMs} ms`, { cause: err });
+      throw new WebhookDeliveryError(`${target} failed: ${fetchFailureReason(err)}`, { cause: err });
+    }
     const { status } = response;
+    const text = await readBodyStart(response, MAX_BODY);
     if (status >= 200 && status < 300) return { status, body: text };
+    const answer = `${target} answered ${status}${text ? `: ${text.slice(0, MAX_ERROR_BODY)}` : ''}`;
     if (status === 429 || status === 503) {
       const at = parseRetryAfter(response.headers.get('retry-after'));
-      if (at) throw new RetryLaterError(at, `Webhook answered ${status}; retry after ${at.toISOString()}`);
-      throw new Error(`Webhook answered ${status}: ${text.slice(0, 200)}`);
+      if (at) throw new RetryLaterError(at, `${target} answered ${status}; retry after ${at.toISOString()}`);
+      throw new WebhookDeliveryError(answer);
     }
-    if (status >= 400 && status < 500) throw new PermanentJobError(`Webhook refused the request with ${status}: ${text.slice(0, 200)}`);
-    throw new Error(`Webhook answered ${status}: ${text.slice(0, 200)}`);
+    if (status >= 300 && status < 400) throw new PermanentJobError(`${target} answered ${status} (redirects are not followed)`);
+    if (status >= 400 && status < 500) throw new PermanentJobError(answer);
+    throw new WebhookDeliveryError(answer);
   }
+}
+
+/**
+ * Defaults first, then the payload's headers: Headers.set matches names in any case, so a payload's
+ * `Content-Type` replaces the default instead of being sent next to it as a second value.
+ */
+function requestHeaders(jobId: string, extra: Record<string, string> | undefined): Headers {
+  const headers = new Headers({ 'content-type': 'application/json', 'idempotency-key': jobId });
+  for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+  return headers;
 }
