@@ -1,35 +1,47 @@
 import 'reflect-metadata';
-import { Logger, LogLevel } from '@nestjs/common';
+import { Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { configureHttp, validateConveyorOptions } from '@conveyor/core';
+import { configureHttp, createConveyorLogger, validateConveyorOptions } from '@conveyor/core';
 import { AppModule } from './app.module';
-import { envNameFor, loadAppConfig } from './config/app-config';
+import { AppConfig, envNameFor, loadAppConfig } from './config/app-config';
 import { resolveDatabaseUrl } from './database/resolve-database-url';
 import { installShutdownSignals } from './shutdown-signals';
 
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-
-async function bootstrap(): Promise<void> {
-  const logger = new Logger('Conveyor');
-  const config = loadAppConfig();
+/** Reads and checks the environment; a bad variable ends the process with its name on stderr. */
+function readConfig(): AppConfig {
   try {
+    const config = loadAppConfig();
     validateConveyorOptions(config.engine);
+    return config;
   } catch (err) {
-    throw envNameFor(err);
+    const named = envNameFor(err);
+    console.error(named instanceof Error ? named.message : named);
+    process.exit(1);
   }
-  const level = Math.max(0, LEVELS.indexOf(config.app.logLevel as LogLevel));
+}
+
+async function bootstrap(config: AppConfig, appLogger: LoggerService): Promise<void> {
+  const logger = new Logger('Conveyor');
   const database = await resolveDatabaseUrl(logger);
+  // The logger is built here rather than injected, so nothing needs buffering until the app exists:
+  // Nest gets the same instance that already serves the lines logged above.
   const app = await NestFactory.create(
     AppModule.forRoot({ ...config, app: { ...config.app, databaseUrl: database.url } }),
-    { bodyParser: false, logger: LEVELS.slice(0, level + 1) },
+    { bodyParser: false, logger: appLogger },
   );
   configureHttp(app, { bodyLimitBytes: config.app.bodyLimitBytes });
   installShutdownSignals(app, () => database.close());
   await app.listen(config.app.port);
-  logger.log(`Conveyor listening on http://localhost:${config.app.port} (health: /health/ready)`);
+  logger.log(`Conveyor listening on http://localhost:${config.app.port} (health: /health/ready, metrics: /metrics)`);
 }
 
-bootstrap().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+const config = readConfig();
+// One logger for the whole process, installed before anything logs, so that the lines written before
+// the app exists (the embedded PostgreSQL starting, say) come out in the same format as the rest.
+const appLogger = createConveyorLogger({ format: config.app.logFormat, level: config.app.logLevel });
+Logger.overrideLogger(appLogger);
+
+bootstrap(config, appLogger).catch((err: unknown) => {
+  new Logger('Conveyor').fatal(err instanceof Error ? err : String(err));
   process.exit(1);
 });

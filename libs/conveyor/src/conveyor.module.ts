@@ -8,6 +8,7 @@ import { HandlersModule } from './handlers/handlers.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { MigrationRunner } from './migrations/migration-runner.service';
 import { MigratorService } from './migrations/migrator.service';
 import { SchedulerPollerModule } from './scheduler/scheduler.module';
@@ -19,11 +20,11 @@ const core = [ConveyorDatabase, ConveyorEvents, MigratorService];
 /**
  * The Conveyor engine as a dynamic module: import `ConveyorModule.forRoot({...})` next to
  * `TypeOrmModule.forRoot(...)`. It brings the job service, the handler registry, the worker pool with
- * its poller, leader-elected maintenance and health indicators — but no HTTP routes, so any Nest app can
+ * its poller, leader-elected maintenance, health indicators and metrics — but no HTTP routes, so any Nest app can
  * embed it; the REST API is `ConveyorHttpModule`.
  */
 @Module({
-  imports: [HandlersModule, JobsModule, WorkerModule, SchedulerPollerModule, MaintenanceModule, HealthModule],
+  imports: [HandlersModule, JobsModule, WorkerModule, SchedulerPollerModule, MaintenanceModule, HealthModule, MetricsModule],
   providers: [
     { provide: CONVEYOR_OPTIONS, inject: [CONVEYOR_MODULE_INPUT], useFactory: (input: ConveyorOptionsInput) => validateConveyorOptions(input) },
     ...core,
@@ -40,6 +41,7 @@ const core = [ConveyorDatabase, ConveyorEvents, MigratorService];
     SchedulerPollerModule,
     MaintenanceModule,
     HealthModule,
+    MetricsModule,
   ],
 })
 export class ConveyorModule extends ConveyorConfigurableModule {}

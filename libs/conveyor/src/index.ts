@@ -17,6 +17,8 @@ export * from './jobs/job-request.interface';
 export * from './jobs/job-status';
 export * from './jobs/jobs.service';
 export * from './jobs/queues.service';
+export * from './logging';
+export * from './metrics';
 export * from './database/conveyor-database.service';
 export * from './maintenance/maintenance.service';
 export * from './maintenance/leader-election.service';

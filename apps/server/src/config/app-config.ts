@@ -1,4 +1,16 @@
-import { API_ROLES, ApiKeyOption, ApiRole, ConveyorConfigError, ConveyorOptionsInput } from '@conveyor/core';
+import { LogLevel } from '@nestjs/common';
+import {
+  API_ROLES,
+  ApiKeyOption,
+  ApiRole,
+  ConveyorConfigError,
+  ConveyorOptionsInput,
+  isLogFormat,
+  isLogLevel,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  LogFormat,
+} from '@conveyor/core';
 import { ENV_SETTINGS, EnvSetting } from './env-settings';
 
 /** Settings of the service around the engine. */
@@ -15,7 +27,9 @@ export interface AppSettings {
   rateLimitWindowMs: number;
   /** 0 = no rate limit. */
   rateLimitMax: number;
-  logLevel: string;
+  logLevel: LogLevel;
+  /** Default: json when NODE_ENV=production, pretty otherwise. */
+  logFormat: LogFormat;
   smtpUrl?: string;
   emailFrom: string;
   outboxDir: string;
@@ -37,6 +51,7 @@ const APP_DEFAULTS: AppSettings = {
   rateLimitWindowMs: 60_000,
   rateLimitMax: 6_000,
   logLevel: 'log',
+  logFormat: 'pretty',
   emailFrom: 'conveyor@localhost',
   outboxDir: './.conveyor/outbox',
   webhookTimeoutMs: 10_000,
@@ -129,6 +144,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (settings.bodyLimitBytes < 1024) throw new EnvConfigError('BODY_LIMIT_BYTES', 'must be at least 1024');
   if (settings.rateLimitWindowMs < 1) throw new EnvConfigError('RATE_LIMIT_WINDOW_MS', 'must be at least 1');
   if (settings.rateLimitMax < 0) throw new EnvConfigError('RATE_LIMIT_MAX', 'must be 0 (no limit) or more');
+  // JSON lines call Nest's `log` level `info`, so that name is accepted for it too.
+  if ((settings.logLevel as string) === 'info') settings.logLevel = 'log';
+  if (!isLogLevel(settings.logLevel)) throw new EnvConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${settings.logLevel}"`);
+  if (!env.LOG_FORMAT) settings.logFormat = env.NODE_ENV === 'production' ? 'json' : 'pretty';
+  if (!isLogFormat(settings.logFormat)) throw new EnvConfigError('LOG_FORMAT', `expected ${LOG_FORMATS.join(' or ')}, got "${settings.logFormat}"`);
   return { app: settings, engine: engine as ConveyorOptionsInput };
 }
 

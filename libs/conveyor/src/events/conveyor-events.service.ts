@@ -3,6 +3,12 @@ import { EventEmitter } from 'node:events';
 import { Job } from '../jobs/job.entity';
 import { JobStatus } from '../jobs/job-status';
 
+/**
+ * How an attempt ended, as written: `failed` will be retried, `snoozed` asked to run later (the attempt
+ * does not count), `handed_back` was returned to the queue at shutdown, unrun or unfinished.
+ */
+export type JobOutcome = 'completed' | 'failed' | 'snoozed' | 'dead' | 'cancelled' | 'handed_back';
+
 /** Everything the engine announces, for metrics, logs and tests. Listeners must not throw or block. */
 export interface ConveyorEventMap {
   /** Jobs were submitted (one event per statement). */
@@ -12,7 +18,9 @@ export interface ConveyorEventMap {
   /** A handler started; `readyAt` is when the job became due. */
   started: [job: Job, readyAt: Date];
   /** An attempt's outcome was written. */
-  finished: [job: Job, status: JobStatus, durationMs: number];
+  finished: [job: Job, status: JobStatus, durationMs: number, outcome: JobOutcome];
+  /** A waiting job was cancelled through the API (a handler cancelling its own job is a `finished` outcome). */
+  cancelled: [job: Job];
   /** An outcome or heartbeat was refused because the claim had been lost. */
   stale: [jobId: string, worker: string];
   /** The sweeper returned expired leases. */

@@ -9,12 +9,13 @@ import { ConveyorHttpOptions, ConveyorHttpSettings } from './conveyor-http-optio
 import { ConveyorExceptionFilter } from './conveyor-exception.filter';
 import { HealthController } from './health.controller';
 import { JobsController } from './jobs.controller';
+import { MetricsController } from './metrics.controller';
 import { QueuesController } from './queues.controller';
 import { RateLimitGuard } from './rate-limit.guard';
 import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
 
 /**
- * Conveyor's REST API: jobs, queues and health. Import next to `ConveyorModule.forRoot(...)`, either as
+ * Conveyor's REST API: jobs, queues, health and metrics. Import next to `ConveyorModule.forRoot(...)`, either as
  * is (open, unlimited: for development) or as `ConveyorHttpModule.forRoot({ apiKeys, rateLimit })`.
  *
  * The guards are global, so with keys configured they also cover the host app's own routes: those need
@@ -23,7 +24,7 @@ import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
  */
 @Module({
   imports: [TerminusModule],
-  controllers: [JobsController, QueuesController, HealthController],
+  controllers: [JobsController, QueuesController, HealthController, MetricsController],
   providers: [
     {
       provide: CONVEYOR_HTTP_SETTINGS,

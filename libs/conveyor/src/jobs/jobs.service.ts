@@ -161,7 +161,11 @@ export class JobsService {
   /** SCHEDULED/PENDING/RETRYING → CANCELLED; JobStateConflictError otherwise. */
   async cancel(id: string): Promise<Job> {
     const { rows } = await run<JobRow>(this.db.pool, jobCancel(this.db.tables, id));
-    if (rows.length === 1) return mapJobRow(rows[0]);
+    if (rows.length === 1) {
+      const job = mapJobRow(rows[0]);
+      this.events.emit('cancelled', job);
+      return job;
+    }
     const job = await this.get(id);
     throw new JobStateConflictError(MESSAGES.cannotCancel(job.status));
   }

@@ -5,11 +5,23 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { SqlRunner } from '../database/sql-runner.interface';
 import { ConveyorEvents } from '../events/conveyor-events.service';
+import { jobLog } from '../logging/job-log-fields';
+import { LogRecord } from '../logging/log-record';
 import { jobRescueExpired } from '../sql/job-rescue-expired.sql';
 import { jobsNotifyReady } from '../sql/jobs-notify-ready.sql';
 import { run } from '../sql/statement';
 
 const BATCH = 500;
+
+/** What the rescue statement returns per job; `lost_by` is the worker whose lease expired. */
+interface RescuedRow {
+  id: string;
+  status: string;
+  queue: string;
+  type: string;
+  attempts: number;
+  lost_by: string | null;
+}
 
 /** Rescues jobs whose lease expired (their worker died or hung). Runs on the elected leader only. */
 @Injectable()
@@ -26,14 +38,19 @@ export class LeaseSweeper {
   async sweep(runner: SqlRunner): Promise<number> {
     let total = 0;
     for (;;) {
-      const { rows } = await run<{ id: string; status: string }>(runner, jobRescueExpired(this.db.tables, BATCH, MESSAGES.leaseExpiredPrefix));
+      const { rows } = await run<RescuedRow>(runner, jobRescueExpired(this.db.tables, BATCH, MESSAGES.leaseExpiredPrefix));
       total += rows.length;
+      for (const r of rows) {
+        const job = { id: r.id, type: r.type, attempts: r.attempts };
+        const fields = { queue: r.queue, status: r.status, sweptBy: this.options.workerId };
+        this.logger.warn(jobLog('Rescued a job whose lease expired', job, r.lost_by ?? 'unknown', fields));
+      }
       if (rows.length < BATCH) break;
     }
     if (total > 0) {
       await run(runner, jobsNotifyReady(this.db.channel));
       this.events.emit('rescued', total);
-      this.logger.warn(`Rescued ${total} jobs whose lease expired (swept by ${this.options.workerId})`);
+      this.logger.log(new LogRecord('Rescued jobs whose lease expired', { count: total, sweptBy: this.options.workerId }));
     }
     return total;
   }

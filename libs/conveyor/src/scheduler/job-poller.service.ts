@@ -131,7 +131,7 @@ export class JobPoller {
         const jobs = await this.strategy.claim(filter, this.options.workerId, this.options.leaseMs);
         this.lastPoll = new Date();
         this.lastErrorMessage = null;
-        if (jobs.length > 0) this.events.emit('claimed', jobs, filter.limit);
+        this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
         this.pool.accept(jobs);
         full = jobs.length === filter.limit;
         this.moreLikely = full;

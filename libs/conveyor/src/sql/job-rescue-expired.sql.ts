@@ -3,13 +3,14 @@ import { SqlTables, Statement } from './statement';
 /**
  * Returns RUNNING jobs whose lease ran out to RETRYING (ready at once), or DEAD when the attempt that was
  * lost was the last one. The error history records which worker held the lease. Clearing the lease token
- * fences the old worker: its late heartbeat or completion no longer matches any row.
+ * fences the old worker: its late heartbeat or completion no longer matches any row. Each rescued row
+ * comes back with the worker that lost it (`lost_by`), for the log.
  */
 export function jobRescueExpired(t: SqlTables, limit: number, messagePrefix: string): Statement {
   return {
     text: `
 WITH expired AS (
-  SELECT id FROM ${t.jobs}
+  SELECT id, locked_by FROM ${t.jobs}
   WHERE status = 'RUNNING' AND locked_until < now()
   ORDER BY locked_until
   LIMIT $1
@@ -29,7 +30,7 @@ UPDATE ${t.jobs} j SET
   updated_at = now(),
   version = j.version + 1
 FROM expired WHERE j.id = expired.id
-RETURNING j.id, j.status, j.queue, j.type`,
+RETURNING j.id, j.status, j.queue, j.type, j.attempts, expired.locked_by AS lost_by`,
     values: [limit, messagePrefix],
   };
 }

@@ -6,6 +6,9 @@ import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { FinishRow, jobFinishMany } from '../sql/job-finish-many.sql';
 import { run } from '../sql/statement';
 import { ConveyorEvents } from '../events/conveyor-events.service';
+import { Job } from '../jobs/job.entity';
+import { jobLogFields } from '../logging/job-log-fields';
+import { LogRecord } from '../logging/log-record';
 
 /** Writes in flight at once: one being written while the next batch fills, plus one to catch up. */
 const MAX_IN_FLIGHT = 2;
@@ -15,6 +18,8 @@ export type WrittenCallback = (written: boolean) => void;
 
 interface Pending {
   row: FinishRow;
+  /** The job the outcome belongs to, for log lines about it. */
+  job?: Job;
   done: WrittenCallback;
 }
 
@@ -55,8 +60,9 @@ export class Completer {
     return new Set(this.queue.map((p) => p.row.id));
   }
 
-  add(row: FinishRow, done: WrittenCallback): void {
-    this.queue.push({ row, done });
+  /** Queues an outcome; `job` (the claimed job) only names it in log lines. */
+  add(row: FinishRow, done: WrittenCallback, job?: Job): void {
+    this.queue.push({ row, done, job });
     if (this.queue.length >= this.options.completionBatchSize) this.kick(0);
     else this.kick(this.options.completionFlushMs);
   }
@@ -133,8 +139,9 @@ export class Completer {
       }
       // The row itself cannot be stored: record why instead of the outcome, so the job still ends.
       const fallback: FinishRow = { ...p.row, result: null, entry: null, error: `Could not store outcome: ${(err as Error).message}` };
-      await this.write([{ row: fallback, done: p.done }]).catch((e: unknown) => {
-        this.logger.error(`Dropping outcome of job ${p.row.id}: ${(e as Error).message}`);
+      await this.write([{ ...p, row: fallback }]).catch((e: unknown) => {
+        const job = p.job ? jobLogFields(p.job, this.options.workerId) : { jobId: p.row.id, worker: this.options.workerId };
+        this.logger.error(new LogRecord('Dropping the outcome of a job: it cannot be stored', { ...job, error: (e as Error).message }));
         p.done(false);
       });
     }

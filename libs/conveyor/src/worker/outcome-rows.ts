@@ -1,4 +1,5 @@
 import { MESSAGES } from '../conveyor.messages';
+import { JobOutcome } from '../events/conveyor-events.service';
 import { CancelJobError } from '../errors/cancel-job.error';
 import { JobTimeoutError } from '../errors/job-timeout.error';
 import { PermanentJobError } from '../errors/permanent-job.error';
@@ -81,6 +82,22 @@ export function failureRow(
     error: text,
     entry: entry(job, kind, text, worker, stack),
   };
+}
+
+/** What an outcome row means, for metrics and logs. */
+export function outcomeOf(row: FinishRow): JobOutcome {
+  switch (row.status) {
+    case JobStatus.COMPLETED:
+      return 'completed';
+    case JobStatus.RETRYING:
+      return row.snoozed ? 'snoozed' : 'failed';
+    case JobStatus.DEAD:
+      return 'dead';
+    case JobStatus.CANCELLED:
+      return 'cancelled';
+    default:
+      return 'handed_back';
+  }
 }
 
 /** Strips what PostgreSQL text cannot hold, so a hostile error message cannot block the batch it is written in. */

@@ -5,6 +5,7 @@ import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { ConveyorEvents } from '../events/conveyor-events.service';
 import { HandlerRegistry } from '../handlers/handler-registry.service';
 import { Job } from '../jobs/job.entity';
+import { jobLog } from '../logging/job-log-fields';
 import { ClaimFilter } from '../sql/claim-filter.interface';
 import { jobExtendLeases } from '../sql/job-extend-leases.sql';
 import { FinishRow } from '../sql/job-finish-many.sql';
@@ -13,7 +14,8 @@ import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { Completer } from './completer.service';
 import { HeldJob } from './held-job';
 import { JobExecutor } from './job-executor.service';
-import { handBackRow } from './outcome-rows';
+import { logOutcome } from './job-outcome-log';
+import { handBackRow, outcomeOf } from './outcome-rows';
 
 /** Snapshot of the pool for health and metrics. */
 export interface PoolStats {
@@ -130,7 +132,7 @@ export class WorkerPool {
       if (!held || held.state === 'finishing') continue;
       held.lost = true;
       this.events.emit('stale', id, this.options.workerId);
-      this.logger.warn(`Lost the claim on job ${id} (lease expired); its result will not be written`);
+      this.logger.warn(jobLog('Lost the claim on a job (lease expired); its result will not be written', held.job, this.options.workerId));
       if (held.state === 'buffered') {
         this.buffer = this.buffer.filter((b) => b !== held);
         this.held.delete(id);
@@ -225,13 +227,15 @@ export class WorkerPool {
     this.completer.add(row, (written) => {
       if (this.held.get(held.job.id) === held) this.held.delete(held.job.id);
       if (written) {
-        this.events.emit('finished', held.job, row.status, durationMs);
+        const outcome = outcomeOf(row);
+        this.events.emit('finished', held.job, row.status, durationMs, outcome);
+        logOutcome(this.logger, held.job, row, this.options.workerId, durationMs, outcome);
         if (row.delay_ms !== undefined && row.delay_ms !== null) this.events.emit('requeued', Date.now() + row.delay_ms);
       } else {
         this.events.emit('stale', held.job.id, this.options.workerId);
-        this.logger.warn(`Stale outcome for job ${held.job.id} ignored: the claim was no longer ours`);
+        this.logger.warn(jobLog('Stale outcome ignored: the claim was no longer ours', held.job, this.options.workerId));
       }
-    });
+    }, held.job);
   }
 
   /** Explicit heartbeat from a handler; throws when the claim is gone. */

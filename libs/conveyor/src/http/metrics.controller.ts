@@ -1,0 +1,21 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { Registry } from 'prom-client';
+import { ConveyorMetrics } from '../metrics/conveyor-metrics.service';
+import { Public } from './public.decorator';
+
+/**
+ * The Prometheus scrape endpoint. Open like the health probes, since scrapers carry no API key: it shows
+ * queue and job type names and counts, no payloads, so keep it on the internal network.
+ */
+@Controller('metrics')
+@Public()
+export class MetricsController {
+  constructor(private readonly metrics: ConveyorMetrics) {}
+
+  @Get()
+  @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
+  @Header('Cache-Control', 'no-store')
+  scrape(): Promise<string> {
+    return this.metrics.text();
+  }
+}

@@ -1,0 +1,143 @@
+import { Pool } from 'pg';
+import request from 'supertest';
+import { JobStatus } from '@conveyor/core';
+import { parsePrometheusText, PromSample, sampleValue, samplesOf } from '../support/prometheus-text';
+import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+
+const TYPE = 'TEST_RECORD';
+
+describe('GET /metrics', () => {
+  let schema: TestSchema;
+  let recorder: Pool;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    schema = await createTestSchema('metrics');
+    recorder = new Pool({ connectionString: process.env.CONVEYOR_TEST_DATABASE_URL, max: 2 });
+    await recorder.query(createInvocationsTableSql(schema.schema));
+    t = await createTestApp({
+      schema: schema.schema,
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
+      engine: { concurrency: 4 },
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await recorder?.end();
+    await schema?.drop();
+  });
+
+  async function scrape(app: TestApp = t): Promise<PromSample[]> {
+    const res = await request(app.app.getHttpServer()).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain;.*version=0\.0\.4/);
+    return parsePrometheusText(res.text);
+  }
+
+  it('counts outcomes, times handlers and queue waits, and reads the depth from the database', async () => {
+    const later = new Date(Date.now() + 3_600_000);
+    const jobs = [
+      await t.jobs.enqueue(TYPE, {}, { queue: 'default' }),
+      await t.jobs.enqueue(TYPE, {}, { queue: 'default' }),
+      await t.jobs.enqueue(TYPE, { snoozeMs: 30, snoozeTimes: 1 }, { queue: 'default' }),
+      await t.jobs.enqueue(TYPE, { failTimes: 1 }, { queue: 'flaky' }),
+      await t.jobs.enqueue(TYPE, { alwaysFail: true }, { queue: 'flaky' }), // maxAttempts 3: fails twice, then dead
+      await t.jobs.enqueue(TYPE, { permanent: true }, { queue: 'flaky' }),
+    ];
+    await t.jobs.enqueue(TYPE, {}, { queue: 'later', runAt: later });
+    const doomed = await t.jobs.enqueue(TYPE, {}, { queue: 'later', runAt: later });
+    await t.jobs.cancel(doomed.id);
+
+    await waitFor(async () => (await Promise.all(jobs.map((j) => t.jobs.get(j.id)))).every((j) => [JobStatus.COMPLETED, JobStatus.DEAD].includes(j.status)), {
+      message: 'every due job to finish',
+    });
+    // Outcomes are announced once written, a moment after the row changed: poll the endpoint itself.
+    const m = await waitFor(
+      async () => {
+        const s = await scrape();
+        const finished = (name: string, queue: string) => sampleValue(s, name, { queue, type: TYPE }) ?? 0;
+        const settled =
+          finished('conveyor_jobs_completed_total', 'default') === 3 &&
+          finished('conveyor_jobs_completed_total', 'flaky') === 1 &&
+          finished('conveyor_jobs_dead_total', 'flaky') === 2 &&
+          sampleValue(s, 'conveyor_queue_depth', { queue: 'flaky', status: 'DEAD' }) === 2;
+        return settled && s;
+      },
+      { message: 'the outcomes and depth to show in /metrics' },
+    );
+    const v = (name: string, labels: Record<string, string> = {}) => sampleValue(m, name, labels);
+    const job = (queue: string, extra: Record<string, string> = {}) => ({ queue, type: TYPE, ...extra });
+
+    expect(v('conveyor_jobs_submitted_total', job('default'))).toBe(3);
+    expect(v('conveyor_jobs_submitted_total', job('flaky'))).toBe(3);
+    expect(v('conveyor_jobs_submitted_total', job('later'))).toBe(2);
+    expect(v('conveyor_jobs_failed_total', job('flaky'))).toBe(3); // failTimes:1 once, alwaysFail twice
+    expect(v('conveyor_jobs_failed_total', job('default'))).toBeUndefined();
+    expect(v('conveyor_jobs_snoozed_total', job('default'))).toBe(1);
+    expect(v('conveyor_jobs_cancelled_total', job('later'))).toBe(1);
+    expect(v('conveyor_jobs_handed_back_total', job('default'))).toBeUndefined();
+
+    // One duration observation per written attempt, by outcome.
+    expect(v('conveyor_job_duration_seconds_count', job('default', { outcome: 'completed' }))).toBe(3);
+    expect(v('conveyor_job_duration_seconds_count', job('default', { outcome: 'snoozed' }))).toBe(1);
+    expect(v('conveyor_job_duration_seconds_count', job('flaky', { outcome: 'completed' }))).toBe(1);
+    expect(v('conveyor_job_duration_seconds_count', job('flaky', { outcome: 'failed' }))).toBe(3);
+    expect(v('conveyor_job_duration_seconds_count', job('flaky', { outcome: 'dead' }))).toBe(2);
+    expect(v('conveyor_job_duration_seconds_bucket', job('flaky', { outcome: 'dead', le: '+Inf' }))).toBe(2);
+    expect(v('conveyor_job_duration_seconds_sum', job('default', { outcome: 'completed' }))).toBeGreaterThan(0);
+
+    // Every handler start is one queue-latency observation and one claimed job: compare with the handler's own record.
+    const { rows } = await t.sql.query<{ queue: string; n: number }>(
+      `SELECT j.queue, count(*)::int AS n FROM ${invocationsTable(schema.schema)} i JOIN ${t.jobsTable} j ON j.id = i.job_id GROUP BY j.queue`,
+    );
+    const started = Object.fromEntries(rows.map((r) => [r.queue, r.n]));
+    expect(started).toEqual({ default: 4, flaky: 6 });
+    expect(v('conveyor_job_queue_latency_seconds_count', job('default'))).toBe(4);
+    expect(v('conveyor_job_queue_latency_seconds_count', job('flaky'))).toBe(6);
+    expect(v('conveyor_claim_batch_size_sum')).toBe(10);
+    const claims = v('conveyor_claim_batch_size_count')!;
+    expect(claims).toBeGreaterThanOrEqual(1);
+    expect(v('conveyor_claim_batch_requested_count')).toBe(claims);
+    expect(v('conveyor_claim_batch_requested_sum')).toBeGreaterThanOrEqual(10);
+
+    // Depth: one grouped count of the live states (and DEAD); drained states of a known queue read 0.
+    expect(v('conveyor_queue_depth', { queue: 'later', status: 'SCHEDULED' })).toBe(1);
+    expect(v('conveyor_queue_depth', { queue: 'flaky', status: 'DEAD' })).toBe(2);
+    for (const status of ['PENDING', 'RETRYING', 'RUNNING']) expect(v('conveyor_queue_depth', { queue: 'flaky', status })).toBe(0);
+    expect(samplesOf(m, 'conveyor_queue_depth', { status: 'COMPLETED' })).toEqual([]);
+
+    expect(v('conveyor_pool_slots_capacity')).toBe(4);
+    expect(v('conveyor_pool_slots_in_use')).toBe(0);
+    expect(v('conveyor_pool_buffered_jobs')).toBe(0);
+    expect(v('conveyor_stale_writes_total')).toBe(0);
+    expect(v('conveyor_lease_rescues_total')).toBe(0);
+    // Node's process metrics live on the same (private) registry.
+    expect(v('process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(v('nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+  });
+
+  it('stays open behind API keys, and each app in the process keeps its own counts', async () => {
+    const keyed = await createTestApp({
+      schema: schema.schema,
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
+      engine: { runWorkers: false },
+      httpOptions: { apiKeys: [{ role: 'admin', key: 'metrics-test-admin-key' }] },
+    });
+    try {
+      await request(keyed.app.getHttpServer()).get('/jobs').expect(401);
+      await keyed.jobs.enqueue(TYPE, {}, { queue: 'later', runAt: new Date(Date.now() + 3_600_000) });
+
+      const own = await scrape(keyed);
+      expect(sampleValue(own, 'conveyor_jobs_submitted_total', { queue: 'later', type: TYPE })).toBe(1);
+      expect(sampleValue(own, 'conveyor_pool_slots_capacity')).toBe(0); // an API-only instance
+      expect(sampleValue(own, 'conveyor_queue_depth', { queue: 'later', status: 'SCHEDULED' })).toBe(2);
+      // The first app's registry did not see the second app's submission.
+      expect(sampleValue(await scrape(), 'conveyor_jobs_submitted_total', { queue: 'later', type: TYPE })).toBe(2);
+    } finally {
+      await keyed.close();
+    }
+  });
+});
