@@ -10,9 +10,7 @@ import { ClaimStrategy } from './claim-strategy.interface';
 import { sortClaimed } from './sort-claimed';
 
 /** Rounds of read-then-compare-and-set per claim before giving the slots back to the next poll. */
-const MAX_ROUNDS = 3;
-/** PostgreSQL's deadlock_detected: two claimers met in opposite order; treat as "nothing won". */
-const DEADLOCK = '40P01';
+const MAX_ROUNDS = 5;
 
 /**
  * Optimistic strategy: read the head of the queue without locks, then claim all candidates with one
@@ -36,12 +34,7 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
         jobClaimCandidates(this.db.tables, { ...filter, limit: want }),
       );
       if (candidates.length === 0) break;
-      let won: JobRow[] = [];
-      try {
-        won = (await run<JobRow>(this.db.pool, jobClaimByVersion(this.db.tables, candidates, workerId, leaseMs))).rows;
-      } catch (err) {
-        if ((err as { code?: string }).code !== DEADLOCK) throw err;
-      }
+      const won = (await run<JobRow>(this.db.pool, jobClaimByVersion(this.db.tables, candidates, workerId, leaseMs))).rows;
       claimed.push(...won.map((r) => mapJobRow(r)));
       // Everything we read was ours: the queue head had no competitor, no need to read again.
       if (won.length === candidates.length) break;

@@ -134,7 +134,9 @@ export class JobPoller {
         this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
         this.pool.accept(jobs);
         full = jobs.length === filter.limit;
-        this.moreLikely = full;
+        // Anything claimed means more may be waiting (an optimistic claim that lost some races returns
+        // short with the queue still full); only an empty claim lets the poller rest until woken.
+        this.moreLikely = jobs.length > 0;
       } while (this.running && (this.again || (full && this.pool.freeCapacity() > 0)));
     } catch (err) {
       this.lastErrorMessage = (err as Error).message;
