@@ -21,4 +21,9 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // The dashboard's scripts run in the browser as ES modules, served as they are (no build step).
+  {
+    files: ['libs/conveyor/src/http/dashboard/assets/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { ...globals.browser } },
+  },
 );

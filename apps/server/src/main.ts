@@ -32,7 +32,7 @@ async function bootstrap(config: AppConfig, appLogger: LoggerService): Promise<v
   configureHttp(app, { bodyLimitBytes: config.app.bodyLimitBytes });
   installShutdownSignals(app, () => database.close());
   await app.listen(config.app.port);
-  logger.log(`Conveyor listening on http://localhost:${config.app.port} (health: /health/ready, metrics: /metrics)`);
+  logger.log(`Conveyor listening on http://localhost:${config.app.port} (dashboard: /dashboard, API docs: /docs, health: /health/ready, metrics: /metrics)`);
 }
 
 const config = readConfig();
@@ -42,6 +42,8 @@ const appLogger = createConveyorLogger({ format: config.app.logFormat, level: co
 Logger.overrideLogger(appLogger);
 
 bootstrap(config, appLogger).catch((err: unknown) => {
-  new Logger('Conveyor').fatal(err instanceof Error ? err : String(err));
+  // A CRON_SCHEDULES entry whose payload or type the handlers reject is only found once the handlers are known.
+  const named = envNameFor(err);
+  new Logger('Conveyor').fatal(named instanceof Error ? named : String(named));
   process.exit(1);
 });

@@ -19,4 +19,15 @@ export const MESSAGES = {
   snoozeCapReached: (max: number) => `The job asked to be retried later more than ${max} times.`,
   databaseUnavailable: 'The job database is unavailable; try again shortly.',
   shuttingDown: 'Worker shut down before the handler finished; the job was handed back.',
+  uniqueKeyTaken: (type: string, key: string, holderId: string | null) =>
+    `Unique key "${key}" of type "${type}" is held by ${holderId ? `job ${holderId}` : 'another job'}, which is waiting or running; ` +
+    'retry this job once that one has finished, or cancel it.',
+  bulkRetryUniqueKeyRace:
+    'A job with the unique key of one of these jobs was submitted while they were being retried; nothing changed. Try again.',
+  uniqueKeyContention: (key: string) =>
+    `Jobs holding key "${key}" kept finishing while this submission was answered; try again.`,
+  notExternalType: (type: string) => `"${type}" is not a declared external type (EXTERNAL_TYPES / externalTypes).`,
+  leaseNotHeld: (id: string, status: string) =>
+    `Job ${id} is not RUNNING under this lease token (it is ${status}): the lease expired and the job was rescued, ` +
+    'or its outcome was already reported. Nothing was changed.',
 } as const;

@@ -3,7 +3,9 @@ import { CONVEYOR_OPTIONS } from './conveyor.constants';
 import { CONVEYOR_MODULE_INPUT, ConveyorConfigurableModule } from './conveyor.module-definition';
 import { validateConveyorOptions, ConveyorOptionsInput } from './config/validate-conveyor-options';
 import { ConveyorDatabase } from './database/conveyor-database.service';
+import { CronModule } from './cron/cron.module';
 import { ConveyorEvents } from './events/conveyor-events.service';
+import { ExternalWorkersModule } from './external-workers/external-workers.module';
 import { HandlersModule } from './handlers/handlers.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
@@ -20,11 +22,21 @@ const core = [ConveyorDatabase, ConveyorEvents, MigratorService];
 /**
  * The Conveyor engine as a dynamic module: import `ConveyorModule.forRoot({...})` next to
  * `TypeOrmModule.forRoot(...)`. It brings the job service, the handler registry, the worker pool with
- * its poller, leader-elected maintenance, health indicators and metrics — but no HTTP routes, so any Nest app can
- * embed it; the REST API is `ConveyorHttpModule`.
+ * its poller, leader-elected maintenance, the cron timekeeper, health indicators and metrics — but no HTTP
+ * routes, so any Nest app can embed it; the REST API is `ConveyorHttpModule`.
  */
 @Module({
-  imports: [HandlersModule, JobsModule, WorkerModule, SchedulerPollerModule, MaintenanceModule, HealthModule, MetricsModule],
+  imports: [
+    HandlersModule,
+    JobsModule,
+    WorkerModule,
+    ExternalWorkersModule,
+    SchedulerPollerModule,
+    MaintenanceModule,
+    CronModule,
+    HealthModule,
+    MetricsModule,
+  ],
   providers: [
     { provide: CONVEYOR_OPTIONS, inject: [CONVEYOR_MODULE_INPUT], useFactory: (input: ConveyorOptionsInput) => validateConveyorOptions(input) },
     ...core,
@@ -38,8 +50,10 @@ const core = [ConveyorDatabase, ConveyorEvents, MigratorService];
     HandlersModule,
     JobsModule,
     WorkerModule,
+    ExternalWorkersModule,
     SchedulerPollerModule,
     MaintenanceModule,
+    CronModule,
     HealthModule,
     MetricsModule,
   ],

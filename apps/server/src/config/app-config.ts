@@ -34,6 +34,7 @@ export interface AppSettings {
   emailFrom: string;
   outboxDir: string;
   webhookTimeoutMs: number;
+  pdfDir: string;
 }
 
 export interface AppConfig {
@@ -55,6 +56,7 @@ const APP_DEFAULTS: AppSettings = {
   emailFrom: 'conveyor@localhost',
   outboxDir: './.conveyor/outbox',
   webhookTimeoutMs: 10_000,
+  pdfDir: './.conveyor/pdfs',
 };
 
 /** Thrown for a bad environment variable; names it. */
@@ -94,6 +96,12 @@ function parse(setting: EnvSetting, raw: string): unknown {
       );
     case 'keys':
       return parseApiKeys(raw, fail);
+    case 'json':
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch (err) {
+        return fail(`expected JSON: ${(err as Error).message}`);
+      }
     default:
       return raw;
   }
@@ -155,6 +163,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 /** Maps an engine option error back to the environment variable that set it. */
 export function envNameFor(err: unknown): unknown {
   if (!(err instanceof ConveyorConfigError)) return err;
-  const setting = ENV_SETTINGS.find((s) => s.target === err.field || err.field.startsWith(`${s.target}.`));
+  // Fields of list settings are indexed: `schedules[0].cron` belongs to CRON_SCHEDULES.
+  const setting = ENV_SETTINGS.find((s) => s.target === err.field || err.field.startsWith(`${s.target}.`) || err.field.startsWith(`${s.target}[`));
   return setting ? new EnvConfigError(setting.env, err.message) : err;
 }

@@ -1,6 +1,6 @@
 /** How one environment variable is read. */
-/** `keys` is `role:key` pairs; their text never appears in an error. */
-export type EnvKind = 'int' | 'number' | 'bool' | 'string' | 'list' | 'map' | 'keys';
+/** `keys` is `role:key` pairs; their text never appears in an error. `json` is any JSON value. */
+export type EnvKind = 'int' | 'number' | 'bool' | 'string' | 'list' | 'map' | 'keys' | 'json';
 
 /** An environment variable, the setting it feeds, its default (for the README table) and what it does. */
 export interface EnvSetting {
@@ -25,7 +25,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { env: 'DB_POOL_SIZE', kind: 'int', target: 'poolSize', scope: 'app', default: '10', description: 'Most PostgreSQL connections in the pool' },
   { env: 'DB_POOL_TIMEOUT_MS', kind: 'int', target: 'poolTimeoutMs', scope: 'app', default: '3000', description: 'Longest wait for a pooled connection before a request gets 503' },
   { env: 'BODY_LIMIT_BYTES', kind: 'int', target: 'bodyLimitBytes', scope: 'app', default: '1048576', description: 'Largest request body (larger: 413)' },
-  { env: 'API_KEYS', kind: 'keys', target: 'apiKeys', scope: 'app', default: '(none: no authentication, dev mode)', description: 'API keys as role:key pairs, comma-separated, e.g. producer:<key>,admin:<key>; roles producer (submit, read) and admin (everything)' },
+  { env: 'API_KEYS', kind: 'keys', target: 'apiKeys', scope: 'app', default: '(none: no authentication, dev mode)', description: 'API keys as role:key pairs, comma-separated, e.g. producer:<key>,admin:<key>; roles producer (submit, read), worker (also claim and report jobs over HTTP) and admin (everything)' },
   { env: 'RATE_LIMIT_WINDOW_MS', kind: 'int', target: 'rateLimitWindowMs', scope: 'app', default: '60000', description: 'Window of the per-key (or per-IP) request limit' },
   { env: 'RATE_LIMIT_MAX', kind: 'int', target: 'rateLimitMax', scope: 'app', default: '6000', description: 'Requests per key (or IP) per window before 429 (0 = no limit); health is never limited' },
   { env: 'LOG_LEVEL', kind: 'string', target: 'logLevel', scope: 'app', default: 'log', description: 'Lowest log level: fatal, error, warn, log (or info), debug, verbose (job successes are logged at debug, failed attempts at warn)' },
@@ -33,7 +33,8 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { env: 'SMTP_URL', kind: 'string', target: 'smtpUrl', scope: 'app', default: '(unset: write .eml files)', description: 'SMTP server for SEND_EMAIL, e.g. smtp://user:pass@host:587' },
   { env: 'EMAIL_FROM', kind: 'string', target: 'emailFrom', scope: 'app', default: 'conveyor@localhost', description: 'Sender address of SEND_EMAIL' },
   { env: 'OUTBOX_DIR', kind: 'string', target: 'outboxDir', scope: 'app', default: './.conveyor/outbox', description: 'Where SEND_EMAIL writes .eml files when SMTP_URL is unset' },
-  { env: 'WEBHOOK_TIMEOUT_MS', kind: 'int', target: 'webhookTimeoutMs', scope: 'app', default: '10000', description: 'HTTP timeout of SEND_WEBHOOK' },
+  { env: 'WEBHOOK_TIMEOUT_MS', kind: 'int', target: 'webhookTimeoutMs', scope: 'app', default: '10000', description: 'HTTP timeout of SEND_WEBHOOK, and of each request FORWARD_DOCUMENT makes' },
+  { env: 'PDF_DIR', kind: 'string', target: 'pdfDir', scope: 'app', default: './.conveyor/pdfs', description: 'Where GENERATE_PDF writes its files: one per job, named by the job id' },
   { env: 'CLAIM_STRATEGY', kind: 'string', target: 'claimStrategy', scope: 'engine', default: 'skip-locked', description: 'skip-locked or optimistic' },
   { env: 'RUN_WORKERS', kind: 'bool', target: 'runWorkers', scope: 'engine', default: 'true', description: 'false for an API-only instance' },
   { env: 'WORKER_ID', kind: 'string', target: 'workerId', scope: 'engine', default: 'host:pid:random', description: 'Name of this worker in locked_by and error history' },
@@ -57,6 +58,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { env: 'BACKOFF_JITTER', kind: 'number', target: 'backoff.jitter', scope: 'engine', default: '0.5', description: 'Random fraction of each retry delay (0-1)' },
   { env: 'MAX_SNOOZES', kind: 'int', target: 'maxSnoozes', scope: 'engine', default: '100', description: 'How often a job may ask to retry later before it is DEAD' },
   { env: 'RETENTION_COMPLETED_MS', kind: 'int', target: 'retentionCompletedMs', scope: 'engine', default: '604800000', description: 'COMPLETED jobs are deleted this long after finishing (0 = keep)' },
-  { env: 'EXTERNAL_TYPES', kind: 'list', target: 'externalTypes', scope: 'engine', default: '(none)', description: 'Job types accepted for external (HTTP) workers, comma-separated' },
+  { env: 'EXTERNAL_TYPES', kind: 'list', target: 'externalTypes', scope: 'engine', default: '(none)', description: 'Job types worked only by external workers over HTTP (POST /queues/:queue/claim), comma-separated; in-process workers never claim them' },
+  { env: 'CRON_SCHEDULES', kind: 'json', target: 'schedules', scope: 'engine', default: '(none)', description: 'Recurring jobs as a JSON list of {name, type, cron, timezone?, payload?, catchUp?}, e.g. [{"name":"nightly-report","type":"REPORT","cron":"0 3 * * *"}]; cron has 5 fields or 6 with seconds first; each tick is enqueued once across all instances' },
   { env: 'MAX_BATCH_SIZE', kind: 'int', target: 'maxBatchSize', scope: 'engine', default: '1000', description: 'Most jobs in one POST /jobs/batch' },
 ];

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Job, JobContext, JobHandler, JobHandlerHost, PermanentJobError, RetryLaterError } from '@conveyor/core';
 import { AppSettings } from '../config/app-config';
 import { APP_SETTINGS } from '../config/app-settings.token';
-import { fetchFailureReason } from './fetch-failure-reason';
+import { fetchWithin } from './fetch-within';
 import { readBodyStart } from './read-body-start';
 import { parseRetryAfter } from './retry-after';
 import { SendWebhookPayload } from './send-webhook.payload';
@@ -34,23 +34,11 @@ export class SendWebhookHandler extends JobHandlerHost<SendWebhookPayload, SendW
     const { url, body, headers } = job.payload;
     // Errors name the origin only: paths and queries of webhook URLs often carry secrets.
     const target = `POST ${new URL(url).origin}`;
-    const timeoutMs = this.settings.webhookTimeoutMs;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: requestHeaders(job.id, headers),
-        body: JSON.stringify(body ?? null),
-        signal: AbortSignal.any([context.signal, deadline]),
-        redirect: 'manual',
-      });
-    } catch (err) {
-      // The engine's own reason (its timeout, shutdown, a lost claim) decides what happens next.
-      if (context.signal.aborted) throw context.signal.reason;
-      if (deadline.aborted) throw new WebhookDeliveryError(`${target} got no answer within ${timeoutMs} ms`, { cause: err });
-      throw new WebhookDeliveryError(`${target} failed: ${fetchFailureReason(err)}`, { cause: err });
-    }
+    const response = await fetchWithin(
+      url,
+      { method: 'POST', headers: requestHeaders(job.id, headers), body: JSON.stringify(body ?? null), redirect: 'manual' },
+      { signal: context.signal, timeoutMs: this.settings.webhookTimeoutMs, target, error: WebhookDeliveryError },
+    );
     const { status } = response;
     const text = await readBodyStart(response, MAX_BODY);
     if (status >= 200 && status < 300) return { status, body: text };

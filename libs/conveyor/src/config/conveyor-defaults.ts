@@ -28,6 +28,7 @@ export function conveyorDefaults(): ConveyorOptions {
     retentionBatchSize: 1000,
     externalTypes: [],
     maxBatchSize: 1000,
+    schedules: [],
     migrate: true,
   };
 }

@@ -1,5 +1,6 @@
 import { BackoffOptions } from './backoff-options.interface';
 import { ClaimStrategyName } from './claim-strategy-name';
+import { CronScheduleDefinition } from '../cron/cron-schedule-options.interface';
 
 /** Every engine setting. See `conveyorDefaults()` for the values used when one is omitted. */
 export interface ConveyorOptions {
@@ -45,10 +46,18 @@ export interface ConveyorOptions {
   retentionCompletedMs: number;
   /** Rows the retention cleaner deletes per statement. */
   retentionBatchSize: number;
-  /** Types accepted at submission that no in-process handler serves (worked by HTTP workers). */
+  /**
+   * Types accepted at submission that no in-process handler serves: only HTTP workers
+   * (`POST /queues/:queue/claim`) claim them, and in-process workers never do, even with a handler.
+   */
   externalTypes: string[];
   /** Most jobs in one batch submission. */
   maxBatchSize: number;
+  /**
+   * Recurring jobs besides those handlers declare (`@JobHandler(type, { schedules })`): each tick of a
+   * schedule enqueues one job, exactly once across all instances. See CronScheduler.
+   */
+  schedules: CronScheduleDefinition[];
   /** Run the checked-in migrations at start-up. */
   migrate: boolean;
   /** Name of the TypeORM DataSource to use (the default one when omitted). */

@@ -1,4 +1,6 @@
+import { validateCronSchedule } from '../cron/validate-cron-schedule';
 import { ConveyorConfigError } from '../errors/conveyor-config.error';
+import { CronScheduleError } from '../errors/cron-schedule.error';
 import { CLAIM_STRATEGY_NAMES } from './claim-strategy-name';
 import { conveyorDefaults } from './conveyor-defaults';
 import { ConveyorOptions } from './conveyor-options.interface';
@@ -64,5 +66,18 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   if (!Array.isArray(o.externalTypes) || o.externalTypes.some((t) => typeof t !== 'string' || t.length === 0)) {
     throw new ConveyorConfigError('externalTypes', 'must be a list of non-empty type names');
   }
+  validateSchedules(o.schedules);
   return o;
+}
+
+/** Each engine-option schedule on its own, then the names across them (they key the schedules' progress). */
+function validateSchedules(schedules: unknown): void {
+  if (!Array.isArray(schedules)) throw new ConveyorConfigError('schedules', 'must be a list of { name, type, cron, timezone?, payload?, catchUp? }');
+  const names = new Set<string>();
+  schedules.forEach((s: unknown, i) => {
+    validateCronSchedule(s, `schedules[${i}]`, true);
+    const name = (s as { name: string }).name;
+    if (names.has(name)) throw new CronScheduleError(`schedules[${i}].name`, `"${name}" is used by another schedule; names must be unique`);
+    names.add(name);
+  });
 }

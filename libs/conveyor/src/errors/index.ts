@@ -5,3 +5,4 @@ export * from './job-request.errors';
 export * from './job-timeout.error';
 export * from './permanent-job.error';
 export * from './retry-later.error';
+export * from './cron-schedule.error';

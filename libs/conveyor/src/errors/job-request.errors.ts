@@ -46,6 +46,21 @@ export class IdempotencyConflictError extends JobRequestError {
   }
 }
 
+/**
+ * A job cannot become waiting again because its unique key is held by another waiting or running job of
+ * its type (retrying a DEAD job whose key a newer job took). `holderId` is that job.
+ */
+export class UniqueKeyConflictError extends JobRequestError {
+  readonly status = 409;
+  constructor(
+    message: string,
+    readonly holderId: string | null,
+  ) {
+    super(message);
+    this.name = 'UniqueKeyConflictError';
+  }
+}
+
 export class DatabaseUnavailableError extends JobRequestError {
   readonly status = 503;
   constructor(message: string, options?: { cause?: unknown }) {

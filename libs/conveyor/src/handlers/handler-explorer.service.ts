@@ -3,6 +3,9 @@ import { DiscoveryService } from '@nestjs/core';
 import { CONVEYOR_OPTIONS } from '../conveyor.constants';
 import { MESSAGES } from '../conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { CronScheduleDefinition, CronScheduleOptions } from '../cron/cron-schedule-options.interface';
+import { validateCronSchedule } from '../cron/validate-cron-schedule';
+import { CronScheduleError } from '../errors/cron-schedule.error';
 import { JobHandlerDefinitionError } from '../errors/job-handler-definition.error';
 import { JobHandlerDiscovery } from './job-handler.decorator';
 import { JobHandlerHost } from './job-handler.host';
@@ -41,8 +44,25 @@ export class HandlerExplorer implements OnModuleInit {
         backoff: { ...this.options.backoff, ...(meta.backoff ?? {}) },
         timeoutMs: meta.timeout ?? this.options.defaultTimeoutMs,
         payloadClass: meta.payload ?? null,
+        schedules: handlerSchedules(meta.type, meta.schedules),
       });
     }
     this.logger.log(`Registered job handlers: ${this.registry.types().join(', ') || '(none)'}`);
   }
+}
+
+/** A handler's schedules with their syntax checked; a lone schedule is named after the type. */
+function handlerSchedules(type: string, schedules: CronScheduleOptions[] | undefined): CronScheduleDefinition[] {
+  if (schedules === undefined) return [];
+  const field = `@JobHandler('${type}').schedules`;
+  if (!Array.isArray(schedules)) throw new CronScheduleError(field, 'must be a list such as [{ cron: "0 3 * * *" }]');
+  return schedules.map((s, i) => {
+    if (s && typeof s === 'object' && s.name === undefined && schedules.length > 1) {
+      throw new CronScheduleError(`${field}[${i}].name`, 'is required when a handler has several schedules');
+    }
+    // A lone schedule is named after the type; the name is checked like any other.
+    const named = s && typeof s === 'object' ? { ...s, name: s.name ?? type } : s;
+    validateCronSchedule(named, `${field}[${i}]`, false);
+    return { ...named, type };
+  });
 }

@@ -1,4 +1,5 @@
 import { BackoffOptions } from '../config/backoff-options.interface';
+import { CronScheduleOptions } from '../cron/cron-schedule-options.interface';
 
 /** What `@JobHandler(type, options)` accepts. Every field is optional; engine defaults fill the rest. */
 export interface JobHandlerOptions {
@@ -14,6 +15,11 @@ export interface JobHandlerOptions {
   timeout?: number;
   /** class-validator class the payload must satisfy; checked at submission. */
   payload?: new () => object;
+  /**
+   * Recurring jobs of this type: each tick enqueues one job, exactly once across all instances.
+   * `[{ cron: '0 3 * * *' }]`; see {@link CronScheduleOptions}.
+   */
+  schedules?: CronScheduleOptions[];
 }
 
 /** Metadata the decorator records. */

@@ -1,4 +1,5 @@
 import { BackoffOptions } from '../config/backoff-options.interface';
+import { CronScheduleDefinition } from '../cron/cron-schedule-options.interface';
 import { JobHandlerHost } from './job-handler.host';
 
 /** A handler as the runtime uses it: the instance plus its options with every default applied. */
@@ -12,4 +13,6 @@ export interface RegisteredHandler {
   backoff: BackoffOptions;
   timeoutMs: number;
   payloadClass: (new () => object) | null;
+  /** The handler's own recurring jobs, checked (cron syntax) and named (default: the type). */
+  schedules: CronScheduleDefinition[];
 }

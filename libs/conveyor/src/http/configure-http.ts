@@ -3,21 +3,27 @@ import type { NextFunction, Request, Response } from 'express';
 import { json } from 'express';
 import helmet from 'helmet';
 import { errorBody } from './error-body';
+import { setupApiDocs } from './openapi/setup-api-docs';
 
 /** HTTP settings of the app that hosts the API. */
 export interface HttpSettings {
   /** Largest accepted body, in bytes. */
   bodyLimitBytes: number;
+  /** Serve the OpenAPI document (Swagger UI at /docs, JSON at /docs-json); default true. */
+  apiDocs?: boolean;
 }
 
 /**
  * Security headers (helmet), body parsing with a size limit, and JSON errors for what fails before a
- * controller runs: a malformed URL path or malformed JSON is a 400, an oversized body a 413. Create the app
- * with `{ bodyParser: false }`.
+ * controller runs: a malformed URL path or malformed JSON is a 400, an oversized body a 413; and the API
+ * documentation at /docs. Create the app with `{ bodyParser: false }`.
  */
 export function configureHttp(app: INestApplication, settings: HttpSettings): void {
-  // First, so that every answer — a 413 from the body parser included — carries the headers.
-  app.use(helmet());
+  // First, so that every answer — a 413 from the body parser included — carries the headers. Helmet's default
+  // CSP already lets the dashboard and the Swagger UI load their own script and style files; only
+  // `upgrade-insecure-requests` goes: on a service reached over plain HTTP (an internal network, TLS ended at a
+  // proxy) browsers would fetch those files over https from a port that does not speak it, and the pages break.
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   // The router would refuse a path that is not valid percent-encoded UTF-8 only while matching, with a
   // bare message; answer it here in the API's shape instead.
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -40,4 +46,5 @@ export function configureHttp(app: INestApplication, settings: HttpSettings): vo
     const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 400;
     return res.status(status).json(errorBody(status, err.message ?? 'Bad request'));
   });
+  if (settings.apiDocs !== false) setupApiDocs(app);
 }

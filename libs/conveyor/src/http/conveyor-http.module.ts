@@ -7,6 +7,8 @@ import { CONVEYOR_HTTP_SETTINGS } from './conveyor-http.constants';
 import { CONVEYOR_HTTP_MODULE_INPUT, ConveyorHttpConfigurableModule } from './conveyor-http.module-definition';
 import { ConveyorHttpOptions, ConveyorHttpSettings } from './conveyor-http-options.interface';
 import { ConveyorExceptionFilter } from './conveyor-exception.filter';
+import { DashboardController } from './dashboard/dashboard.controller';
+import { ExternalWorkersController } from './external-workers.controller';
 import { HealthController } from './health.controller';
 import { JobsController } from './jobs.controller';
 import { MetricsController } from './metrics.controller';
@@ -15,7 +17,7 @@ import { RateLimitGuard } from './rate-limit.guard';
 import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
 
 /**
- * Conveyor's REST API: jobs, queues, health and metrics. Import next to `ConveyorModule.forRoot(...)`, either as
+ * Conveyor's REST API: jobs, queues, external workers, health and metrics. Import next to `ConveyorModule.forRoot(...)`, either as
  * is (open, unlimited: for development) or as `ConveyorHttpModule.forRoot({ apiKeys, rateLimit })`.
  *
  * The guards are global, so with keys configured they also cover the host app's own routes: those need
@@ -24,7 +26,7 @@ import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
  */
 @Module({
   imports: [TerminusModule],
-  controllers: [JobsController, QueuesController, HealthController, MetricsController],
+  controllers: [JobsController, QueuesController, HealthController, MetricsController, ExternalWorkersController, DashboardController],
   providers: [
     {
       provide: CONVEYOR_HTTP_SETTINGS,

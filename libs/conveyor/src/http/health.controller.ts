@@ -1,9 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { ConveyorHealthIndicator } from '../health/conveyor-health.indicator';
+import { HealthReportDto } from './openapi';
 import { Public } from './public.decorator';
 
 /** Liveness and readiness for orchestrators, in terminus format. Never behind API keys. */
+@ApiTags('health')
 @Controller('health')
 @Public()
 export class HealthController {
@@ -18,6 +21,8 @@ export class HealthController {
    * during shutdown, so liveness answers in terminus's format without going through it.
    */
   @Get('live')
+  @ApiOperation({ summary: 'Liveness', description: 'The process answers; says nothing of the database, and stays up while draining.' })
+  @ApiOkResponse({ type: HealthReportDto })
   live(): HealthCheckResult {
     return { status: 'ok', info: {}, error: {}, details: {} };
   }
@@ -25,6 +30,9 @@ export class HealthController {
   /** Ready to take traffic: database reachable, migrations applied, poller alive, not shutting down. */
   @Get('ready')
   @HealthCheck()
+  @ApiOperation({ summary: 'Readiness', description: 'Database reachable, migrations applied, poller alive, not shutting down; plus queue counts and pool usage.' })
+  @ApiOkResponse({ type: HealthReportDto, description: 'Ready.' })
+  @ApiServiceUnavailableResponse({ type: HealthReportDto, description: 'Not ready: `error` names the failing checks.' })
   ready(): Promise<HealthCheckResult> {
     return this.health.check([
       () => this.conveyor.database(),

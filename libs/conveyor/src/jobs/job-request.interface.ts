@@ -13,6 +13,11 @@ export interface EnqueueOptions {
   /** Submitting twice with one key creates one job. */
   idempotencyKey?: string;
   /**
+   * At most one waiting or running job per (type, uniqueKey): while one exists, enqueueing with the key
+   * returns that job instead of creating another; once it finished, the key is free again.
+   */
+  uniqueKey?: string;
+  /**
    * A transactional EntityManager (inside `dataSource.transaction(...)`): the job is inserted in
    * that transaction and exists only if it commits.
    */

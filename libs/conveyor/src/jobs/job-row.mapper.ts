@@ -22,6 +22,7 @@ export function mapJobRow<P = unknown, R = unknown>(row: JobRow): Job<P, R> {
     result: (row.result as R | null) ?? null,
     errors: (row.errors as Job['errors']) ?? [],
     idempotencyKey: (row.idempotency_key as string | null) ?? null,
+    uniqueKey: (row.unique_key as string | null) ?? null,
     lockedBy: (row.locked_by as string | null) ?? null,
     lockedUntil: (row.locked_until as Date | null) ?? null,
     leaseToken: (row.lease_token as string | null) ?? null,
@@ -31,4 +32,18 @@ export function mapJobRow<P = unknown, R = unknown>(row: JobRow): Job<P, R> {
     startedAt: (row.started_at as Date | null) ?? null,
     finishedAt: (row.finished_at as Date | null) ?? null,
   };
+}
+
+/**
+ * Maps a row returned by a claim (`CLAIMED_JOB_COLUMNS`): the job is RUNNING under `workerId`, and the
+ * claim set `updated_at` to the same `now()` as `started_at` and `locked_until` to `leaseMs` after it.
+ */
+export function mapClaimedJobRow<P = unknown>(row: JobRow, workerId: string, leaseMs: number): Job<P> {
+  const job = mapJobRow<P>(row);
+  const startedAt = row.started_at as Date;
+  job.status = JobStatus.RUNNING;
+  job.lockedBy = workerId;
+  job.lockedUntil = new Date(startedAt.getTime() + leaseMs);
+  job.updatedAt = startedAt;
+  return job;
 }

@@ -68,6 +68,10 @@ export class JobEntity<P = unknown, R = unknown> {
   @Column({ name: 'idempotency_key', type: 'text', nullable: true })
   idempotencyKey: string | null;
 
+  /** At most one waiting or running job per (type, uniqueKey). */
+  @Column({ name: 'unique_key', type: 'text', nullable: true })
+  uniqueKey: string | null;
+
   @Column({ name: 'idempotency_hash', type: 'text', nullable: true, select: false })
   idempotencyHash?: string | null;
 

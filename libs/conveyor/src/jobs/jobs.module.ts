@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HandlersModule } from '../handlers/handlers.module';
+import { BulkRetryService } from './bulk-retry.service';
 import { JobRequestValidator } from './job-request.validator';
 import { JobsService } from './jobs.service';
 import { QueuesService } from './queues.service';
@@ -7,7 +8,7 @@ import { QueuesService } from './queues.service';
 /** Submitting, reading and steering jobs and queues. */
 @Module({
   imports: [HandlersModule],
-  providers: [JobRequestValidator, JobsService, QueuesService],
-  exports: [JobRequestValidator, JobsService, QueuesService],
+  providers: [JobRequestValidator, JobsService, QueuesService, BulkRetryService],
+  exports: [JobRequestValidator, JobsService, QueuesService, BulkRetryService],
 })
 export class JobsModule {}

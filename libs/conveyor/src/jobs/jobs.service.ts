@@ -4,19 +4,19 @@ import { MESSAGES } from '../conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { SqlRunner } from '../database/sql-runner.interface';
+import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../database/unique-violation';
 import {
-  IdempotencyConflictError,
   JobNotFoundError,
   JobStateConflictError,
   JobValidationError,
+  UniqueKeyConflictError,
 } from '../errors/job-request.errors';
 import { ConveyorEvents } from '../events/conveyor-events.service';
 import {
   jobCancel,
   jobDeleteFinished,
   jobGetById,
-  jobGetByIdempotencyKeys,
-  jobInsertMany,
+  jobGetByUniqueKeys,
   jobList,
   JobListFilter,
   jobRetry,
@@ -25,6 +25,7 @@ import {
   run,
 } from '../sql';
 import { Job } from './job.entity';
+import { insertJobs } from './insert-jobs';
 import { EnqueueOptions, JobRequest, SubmitResult } from './job-request.interface';
 import { JobRow, mapJobRow } from './job-row.mapper';
 import { JobRequestValidator } from './job-request.validator';
@@ -70,13 +71,11 @@ export class JobsService {
   /** One submission (REST or code): 201-style `created: true`, or the earlier job for a repeated key. */
   async submit(input: unknown, runner: SqlRunner = this.db.pool): Promise<SubmitResult<Job>> {
     const row = this.validator.toRow(input);
-    const { rows } = await run<JobRow>(runner, jobInsertMany(this.db.tables, [row]));
-    if (rows.length === 1) {
-      const job = mapJobRow(rows[0]);
-      this.events.emit('submitted', [job]);
-      return { job, created: true };
-    }
-    return { job: await this.existingFor(runner, row), created: false };
+    const { answers, created } = await insertJobs(runner, this.db.tables, [row]);
+    const job = mapJobRow(answers[0]);
+    // One row: what was created, if anything, is the answer.
+    if (created.length > 0) this.events.emit('submitted', [job]);
+    return { job, created: created.length > 0 };
   }
 
   /** Batch submission: all valid and inserted, or nothing. */
@@ -105,40 +104,9 @@ export class JobsService {
     }
     if (problems.length > 0) throw new JobValidationError(`Invalid batch: ${problems.map((p) => p.field).join(', ')}`, problems);
 
-    const inserted = (await run<JobRow>(runner, jobInsertMany(this.db.tables, rows))).rows;
-    const byKey = new Map<string, JobRow>();
-    const fresh: JobRow[] = [];
-    for (const r of inserted) {
-      if (r.idempotency_key) byKey.set(r.idempotency_key as string, r);
-      else fresh.push(r);
-    }
-    const missingKeys = rows.filter((r) => r.idempotency_key && !byKey.has(r.idempotency_key)).map((r) => r.idempotency_key!);
-    if (missingKeys.length > 0) {
-      const existing = (await run<JobRow>(runner, jobGetByIdempotencyKeys(this.db.tables, missingKeys))).rows;
-      for (const r of existing) byKey.set(r.idempotency_key as string, r);
-    }
-    // Answer in request order: keyed rows by key, the others in insertion (seq) order.
-    fresh.sort((a, b) => Number(a.seq) - Number(b.seq));
-    let next = 0;
-    const jobs = rows.map((row) => {
-      if (!row.idempotency_key) return mapJobRow(fresh[next++]);
-      const stored = byKey.get(row.idempotency_key);
-      if (!stored || stored.idempotency_hash !== row.idempotency_hash) {
-        throw new IdempotencyConflictError(MESSAGES.idempotencyMismatch(row.idempotency_key));
-      }
-      return mapJobRow(stored);
-    });
-    if (inserted.length > 0) this.events.emit('submitted', inserted.map((r) => mapJobRow(r)));
-    return jobs;
-  }
-
-  private async existingFor(runner: SqlRunner, row: NewJobRow): Promise<Job> {
-    const { rows } = await run<JobRow>(runner, jobGetByIdempotencyKeys(this.db.tables, [row.idempotency_key!]));
-    const stored = rows[0];
-    if (!stored || stored.idempotency_hash !== row.idempotency_hash) {
-      throw new IdempotencyConflictError(MESSAGES.idempotencyMismatch(row.idempotency_key!));
-    }
-    return mapJobRow(stored);
+    const { answers, created } = await insertJobs(runner, this.db.tables, rows);
+    if (created.length > 0) this.events.emit('submitted', created.map((r) => mapJobRow(r)));
+    return answers.map((r) => mapJobRow(r));
   }
 
   /** One job; JobNotFoundError when there is none. */
@@ -170,15 +138,31 @@ export class JobsService {
     throw new JobStateConflictError(MESSAGES.cannotCancel(job.status));
   }
 
-  /** DEAD/CANCELLED → PENDING with a fresh attempt budget; JobStateConflictError otherwise. */
+  /**
+   * DEAD/CANCELLED → PENDING with a fresh attempt budget; JobStateConflictError otherwise, and
+   * UniqueKeyConflictError when a newer waiting or running job holds this job's unique key.
+   */
   async retry(id: string): Promise<Job> {
-    const { rows } = await run<JobRow>(this.db.pool, jobRetry(this.db.tables, id));
+    const rows = await run<JobRow>(this.db.pool, jobRetry(this.db.tables, id)).then(
+      (res) => res.rows,
+      async (err: unknown) => {
+        throw isUniqueViolation(err, UNIQUE_KEY_INDEX) ? await this.uniqueKeyConflict(id) : err;
+      },
+    );
     if (rows.length === 1) {
       await run(this.db.pool, jobsNotifyReady(this.db.channel));
       return mapJobRow(rows[0]);
     }
     const job = await this.get(id);
     throw new JobStateConflictError(MESSAGES.cannotRetry(job.status));
+  }
+
+  private async uniqueKeyConflict(id: string): Promise<UniqueKeyConflictError> {
+    const job = await this.get(id);
+    const key = job.uniqueKey ?? '';
+    const { rows } = await run<JobRow>(this.db.pool, jobGetByUniqueKeys(this.db.tables, [{ type: job.type, key }]));
+    const holderId = (rows[0]?.id as string | undefined) ?? null;
+    return new UniqueKeyConflictError(MESSAGES.uniqueKeyTaken(job.type, key, holderId), holderId);
   }
 
   /** Deletes a job in a terminal state (DEAD jobs are kept until an operator retries or purges them). */

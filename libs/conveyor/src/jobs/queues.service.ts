@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { JobValidationError } from '../errors/job-request.errors';
-import { jobsNotifyReady, queueSetPaused, queueStats, run } from '../sql';
+import { jobsNotifyReady, jobThroughputByMinute, queueSetPaused, queueStats, run } from '../sql';
 import { JobStatus } from './job-status';
+import { QueueThroughput, ThroughputReport } from './queue-throughput.interface';
 
 /** One queue's state, as `GET /queues` shows it. */
 export interface QueueSummary {
@@ -16,6 +17,7 @@ export interface QueueSummary {
 }
 
 const QUEUE_NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
+const MINUTE_MS = 60_000;
 
 /** Queue-level views and controls. */
 @Injectable()
@@ -49,6 +51,34 @@ export class QueuesService {
       }
     }
     return [...byQueue.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * Jobs completed and gone DEAD per queue and minute over the last `minutes` minutes (1-1440), with
+   * empty minutes filled in, so a chart can draw the series as is.
+   */
+  async throughput(minutes: number): Promise<ThroughputReport> {
+    const { rows } = await run<{ queue: string; minute: Date; completed: number; failed: number; since: Date; now: Date }>(
+      this.db.pool,
+      jobThroughputByMinute(this.db.tables, minutes),
+    );
+    // Without rows the window still starts at the database's minute; this process's clock is close enough.
+    const since = rows[0]?.since.getTime() ?? Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS - (minutes - 1) * MINUTE_MS;
+    const byQueue = new Map<string, QueueThroughput>();
+    for (const r of rows) {
+      let q = byQueue.get(r.queue);
+      if (!q) {
+        const perMinute = Array.from({ length: minutes }, (_, i) => ({ minute: new Date(since + i * MINUTE_MS).toISOString(), completed: 0, failed: 0 }));
+        q = { name: r.queue, perMinute };
+        byQueue.set(r.queue, q);
+      }
+      const slot = q.perMinute[Math.round((r.minute.getTime() - since) / MINUTE_MS)];
+      if (!slot) continue;
+      slot.completed += r.completed;
+      slot.failed += r.failed;
+    }
+    const queues = [...byQueue.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return { minutes, since: new Date(since).toISOString(), queues };
   }
 
   /** Pauses (true) or resumes (false) a queue on every instance. */

@@ -1,6 +1,11 @@
 import { createJobsMigration } from './0001-create-jobs.migration';
 import { claimableFunctionsMigration } from './0002-claimable-functions.migration';
+import { uniqueKeysAndSchedulesMigration } from './0003-unique-keys-and-schedules.migration';
 import { Migration } from './migration.interface';
 
 /** Every migration, in order. Append only: an applied migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [createJobsMigration, claimableFunctionsMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  createJobsMigration,
+  claimableFunctionsMigration,
+  uniqueKeysAndSchedulesMigration,
+];

@@ -93,8 +93,10 @@ export class WorkerPool {
     const free = Math.min(this.freeCapacity(), this.options.claimBatchSize);
     if (free === 0) return null;
     const load = this.loadByGroup();
+    // Types declared external are left to HTTP workers even when a handler for them is registered here.
     const types = this.registry
       .all()
+      .filter((h) => !this.options.externalTypes.includes(h.type))
       .filter((h) => h.concurrency === null || (load.types.get(h.type) ?? 0) < h.concurrency)
       .map((h) => h.type);
     if (types.length === 0) return null;
@@ -137,7 +139,7 @@ export class WorkerPool {
         this.buffer = this.buffer.filter((b) => b !== held);
         this.held.delete(id);
       } else {
-        held.abort.abort(new LeaseLostError(id));
+        held.abort(new LeaseLostError(id));
       }
     }
     this.events.emit('capacity');
@@ -158,7 +160,7 @@ export class WorkerPool {
     clearTimeout(graceTimer);
     if (this.running > 0) {
       this.logger.warn(`Handing back ${this.running} running jobs after the shutdown grace period`);
-      for (const held of this.held.values()) if (held.state === 'running') held.abort.abort(new WorkerShutdownError());
+      for (const held of this.held.values()) if (held.state === 'running') held.abort(new WorkerShutdownError());
       await this.whenIdle();
     }
     await this.completer.drain();

@@ -1,0 +1,13 @@
+/** How a ConveyorClient reaches the server. */
+export interface ConveyorClientOptions {
+  /** The service's base URL, e.g. `http://conveyor:3000`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>` when the server has API keys configured. */
+  apiKey?: string;
+  /** Longest a request may take (default 30 000 ms). */
+  timeoutMs?: number;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  /** The fetch implementation (default: the global `fetch`). */
+  fetch?: typeof fetch;
+}

@@ -1,0 +1,118 @@
+import { ConveyorClientOptions } from './conveyor-client-options.interface';
+import { HttpTransport } from './http-transport';
+import { Job, JobPage, JobRequest, ListJobsFilter, TERMINAL_STATUSES } from './job.types';
+import { sleep } from './sleep';
+import { WaitForJobTimeoutError } from './wait-for-job-timeout.error';
+import { ClaimedJob, ClaimRequest, FailureReport, LeaseReport, OutcomeReport } from './worker-protocol.types';
+
+/** Options of `waitFor`. */
+export interface WaitForJobOptions {
+  /** Give up after this long (default 60 000 ms) with a WaitForJobTimeoutError. */
+  timeoutMs?: number;
+  /** Pause between polls (default 500 ms). */
+  intervalMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * A typed client for Conveyor's REST API: submit, read, steer and await jobs, and the calls external
+ * workers make (claim, heartbeat, complete, fail; `runWorker` drives them in a loop). Every error answer
+ * is thrown as a ConveyorHttpError with the status and the server's error body.
+ *
+ * @example
+ * const conveyor = new ConveyorClient({ baseUrl: 'http://conveyor:3000', apiKey: process.env.CONVEYOR_KEY });
+ * const job = await conveyor.submit({ type: 'SEND_EMAIL', payload }, { idempotencyKey: `welcome-${userId}` });
+ * const done = await conveyor.waitFor(job.id, { timeoutMs: 30_000 });
+ */
+export class ConveyorClient {
+  private readonly http: HttpTransport;
+
+  constructor(options: ConveyorClientOptions) {
+    this.http = new HttpTransport(options);
+  }
+
+  /** Submits one job. Repeating an idempotency key with the same request returns the earlier job. */
+  submit<P>(request: JobRequest<P>, options: { idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<Job<P>> {
+    const headers: Record<string, string> = options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {};
+    return this.http.request('POST', '/jobs', { body: toWire(request), headers, signal: options.signal });
+  }
+
+  /** Submits many jobs, all or nothing; the answer is in request order. */
+  async submitBatch(requests: JobRequest[], options: { signal?: AbortSignal } = {}): Promise<Job[]> {
+    const res = await this.http.request<{ jobs: Job[] }>('POST', '/jobs/batch', { body: { jobs: requests.map(toWire) }, signal: options.signal });
+    return res.jobs;
+  }
+
+  get<P = unknown, R = unknown>(id: string, options: { signal?: AbortSignal } = {}): Promise<Job<P, R>> {
+    return this.http.request('GET', `/jobs/${encodeURIComponent(id)}`, { signal: options.signal });
+  }
+
+  /** One page, newest first; pass the answer's `nextCursor` as `cursor` for the next one. */
+  list(filter: ListJobsFilter = {}, options: { signal?: AbortSignal } = {}): Promise<JobPage> {
+    return this.http.request('GET', '/jobs', { query: { ...filter }, signal: options.signal });
+  }
+
+  /** Every matching job, page by page. */
+  async *iterate(filter: Omit<ListJobsFilter, 'cursor'> = {}): AsyncGenerator<Job> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.list({ ...filter, cursor });
+      yield* page.items;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** SCHEDULED, PENDING or RETRYING → CANCELLED (a 409 in any other state). Needs an admin key. */
+  cancel(id: string): Promise<Job> {
+    return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/cancel`);
+  }
+
+  /** DEAD or CANCELLED → PENDING with a fresh attempt budget (a 409 otherwise). Needs an admin key. */
+  retry(id: string): Promise<Job> {
+    return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/retry`);
+  }
+
+  /** Polls until the job is COMPLETED, DEAD or CANCELLED, and returns it in that state. */
+  async waitFor<P = unknown, R = unknown>(id: string, options: WaitForJobOptions = {}): Promise<Job<P, R>> {
+    const { timeoutMs = 60_000, intervalMs = 500, signal } = options;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const job = await this.get<P, R>(id, { signal });
+      if (TERMINAL_STATUSES.includes(job.status)) return job;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new WaitForJobTimeoutError(job, timeoutMs);
+      await sleep(Math.min(intervalMs, left), signal);
+      signal?.throwIfAborted();
+    }
+  }
+
+  /** Claims up to `max` ready jobs of a queue for an external worker. Needs a worker key. */
+  async claim<P = unknown>(queue: string, request: ClaimRequest, options: { signal?: AbortSignal } = {}): Promise<ClaimedJob<P>[]> {
+    const res = await this.http.request<{ jobs: ClaimedJob<P>[] }>('POST', `/queues/${encodeURIComponent(queue)}/claim`, {
+      body: request,
+      signal: options.signal,
+    });
+    return res.jobs;
+  }
+
+  /** Extends a claimed job's lease (a 409 once the lease is lost). */
+  heartbeat(id: string, leaseToken: string, leaseMs?: number): Promise<LeaseReport> {
+    return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/heartbeat`, { body: { leaseToken, leaseMs } });
+  }
+
+  /** Completes a claimed job with its result (a 409 once the lease is lost). */
+  complete(id: string, leaseToken: string, result: unknown = null): Promise<OutcomeReport> {
+    return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/complete`, { body: { leaseToken, result: result ?? null } });
+  }
+
+  /** Reports a failed attempt of a claimed job (a 409 once the lease is lost). */
+  fail(id: string, leaseToken: string, failure: FailureReport): Promise<OutcomeReport> {
+    const retryAt = failure.retryAt instanceof Date ? failure.retryAt.toISOString() : failure.retryAt;
+    return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/fail`, { body: { leaseToken, ...failure, retryAt } });
+  }
+}
+
+/** A request as JSON: `runAt` as an ISO string. */
+function toWire(request: JobRequest): Record<string, unknown> {
+  return { ...request, runAt: request.runAt instanceof Date ? request.runAt.toISOString() : request.runAt };
+}

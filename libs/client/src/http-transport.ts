@@ -1,0 +1,65 @@
+import { ConveyorClientOptions } from './conveyor-client-options.interface';
+import { ConveyorHttpError } from './conveyor-http.error';
+import { ErrorBody } from './job.types';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** One request's particulars. */
+export interface TransportRequest {
+  body?: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  signal?: AbortSignal;
+}
+
+/**
+ * JSON over `fetch`: adds the API key and a timeout, sends bodies as JSON, and turns every non-2xx answer
+ * into a ConveyorHttpError carrying the server's error body. Network failures surface as fetch's own errors.
+ */
+export class HttpTransport {
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: ConveyorClientOptions) {
+    if (!/^https?:\/\//.test(options.baseUrl)) throw new TypeError(`baseUrl must be an http(s) URL, got "${options.baseUrl}"`);
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  async request<T>(method: string, path: string, req: TransportRequest = {}): Promise<T> {
+    const url = new URL(this.baseUrl + path);
+    for (const [key, value] of Object.entries(req.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...req.headers };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+
+    const res = await (this.options.fetch ?? fetch)(url, {
+      method,
+      headers,
+      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      signal,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new ConveyorHttpError(res.status, parseErrorBody(text), method, path, retryAfterMs(res.headers.get('retry-after')));
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+}
+
+/** The server's error body, or null when the answer was not one (a proxy's HTML page, say). */
+function parseErrorBody(text: string): ErrorBody | null {
+  try {
+    const body = JSON.parse(text) as Partial<ErrorBody>;
+    return typeof body?.statusCode === 'number' && typeof body.message === 'string' ? (body as ErrorBody) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date, in ms from now. */
+function retryAfterMs(header: string | null): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}

@@ -1,0 +1,127 @@
+import { ConveyorClient } from '../conveyor-client';
+import { ConveyorHttpError } from '../conveyor-http.error';
+import { sleep } from '../sleep';
+import { ClaimedJob } from '../worker-protocol.types';
+import { LeaseLostError, WorkerStoppedError } from './abort-reasons';
+import { failureReport } from './failure-report';
+import { WorkerContext, WorkerHandler } from './worker-handler.types';
+
+/** Attempts at reporting an outcome through network trouble before leaving the job to the server's sweeper. */
+const REPORT_ATTEMPTS = 6;
+
+/** What one job run needs from its worker. */
+export interface JobRunSettings {
+  client: ConveyorClient;
+  handler: WorkerHandler;
+  workerId: string;
+  leaseMs: number;
+  heartbeatIntervalMs: number;
+  onError: (error: unknown, job?: ClaimedJob) => void;
+}
+
+/**
+ * Runs one claimed job: heartbeats on a timer while the handler runs, then reports the outcome under the
+ * claim's lease token. A 409 or 404 on a heartbeat means the claim is gone (the lease expired and the job
+ * was rescued): the handler's signal fires and nothing is reported. `handBack()` (the worker stopping past
+ * its grace period) fires the signal too, and the job is reported as "retry now", which does not use up
+ * an attempt. The attempt ends at whichever comes first of the handler settling and its signal firing.
+ */
+export class JobRun {
+  private readonly abort = new AbortController();
+  private lost = false;
+
+  constructor(
+    readonly job: ClaimedJob,
+    private readonly settings: JobRunSettings,
+  ) {}
+
+  /** Stop waiting for the handler and hand the job back. */
+  handBack(): void {
+    this.abort.abort(new WorkerStoppedError());
+  }
+
+  async run(): Promise<void> {
+    const { job, settings } = this;
+    const timer = setInterval(() => void this.heartbeat().catch(() => undefined), settings.heartbeatIntervalMs);
+    try {
+      const context: WorkerContext = {
+        signal: this.abort.signal,
+        attempt: job.attempts,
+        workerId: settings.workerId,
+        heartbeat: () => this.heartbeat(),
+      };
+      let report: () => Promise<unknown>;
+      try {
+        const result = await this.race(Promise.resolve().then(() => settings.handler(job, context)));
+        report = jsonSafe(result)
+          ? () => settings.client.complete(job.id, job.leaseToken, result ?? null)
+          : () => settings.client.fail(job.id, job.leaseToken, { error: 'The handler returned a value JSON cannot hold', errorName: 'TypeError' });
+      } catch (err) {
+        if (this.lost) return;
+        const reason = this.abort.signal.aborted ? this.abort.signal.reason : err;
+        report = () => settings.client.fail(job.id, job.leaseToken, failureReport(reason));
+      }
+      await this.report(report);
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  /** Extends the lease; a 409/404 means the claim is gone: abort the handler and throw LeaseLostError. */
+  private async heartbeat(): Promise<void> {
+    if (this.lost) throw new LeaseLostError(this.job.id);
+    try {
+      await this.settings.client.heartbeat(this.job.id, this.job.leaseToken, this.settings.leaseMs);
+    } catch (err) {
+      if (isClaimGone(err)) {
+        this.lost = true;
+        this.abort.abort(new LeaseLostError(this.job.id));
+        throw new LeaseLostError(this.job.id);
+      }
+      this.settings.onError(err, this.job);
+      throw err;
+    }
+  }
+
+  private race<T>(work: Promise<T>): Promise<T> {
+    const signal = this.abort.signal;
+    work.catch(() => undefined); // settles after the race is lost: nobody listens any more
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  /** Sends the outcome, retrying through network trouble and 5xx/429; the heartbeat keeps the lease meanwhile. */
+  private async report(send: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await send();
+        return;
+      } catch (err) {
+        if (isClaimGone(err)) return; // rescued (and maybe run elsewhere) before we reported: nothing to do
+        const retryable = !(err instanceof ConveyorHttpError) || err.status >= 500 || err.status === 429;
+        this.settings.onError(err, this.job);
+        if (!retryable || attempt >= REPORT_ATTEMPTS || this.lost) return;
+        const delay = err instanceof ConveyorHttpError && err.retryAfterMs !== null ? err.retryAfterMs : 100 * 2 ** attempt;
+        await sleep(Math.min(delay, this.settings.leaseMs / 2));
+      }
+    }
+  }
+}
+
+/** 409: the token no longer holds the job; 404: the job is gone altogether. */
+function isClaimGone(err: unknown): boolean {
+  return err instanceof ConveyorHttpError && (err.status === 409 || err.status === 404);
+}
+
+function jsonSafe(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

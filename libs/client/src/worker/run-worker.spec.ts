@@ -1,0 +1,56 @@
+import { ConveyorClient } from '../conveyor-client';
+import { ConveyorHttpError } from '../conveyor-http.error';
+import { failureReport } from './failure-report';
+import { PermanentJobError } from './permanent-job.error';
+import { RetryLaterError } from './retry-later.error';
+import { runWorker } from './run-worker';
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+describe('runWorker without a server', () => {
+  it('stops and rejects `done` when the claim is refused for its key: waiting cannot fix a 403', async () => {
+    const fetchImpl = (async () => json(403, { statusCode: 403, error: 'Forbidden', message: 'needs the worker role' })) as typeof fetch;
+    const worker = runWorker('q', () => 'never', { client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }) });
+    const err = (await worker.done.catch((e: unknown) => e)) as ConveyorHttpError;
+    expect(err).toBeInstanceOf(ConveyorHttpError);
+    expect(err.status).toBe(403);
+    await expect(worker.stop()).rejects.toBe(err);
+  });
+
+  it('backs off and tries again after a 503, honouring Retry-After, and reports the error', async () => {
+    let calls = 0;
+    const fetchImpl = (async () => {
+      calls++;
+      return calls === 1 ? json(503, { statusCode: 503, error: 'Service Unavailable', message: 'down' }, { 'retry-after': '0' }) : json(200, { jobs: [] });
+    }) as typeof fetch;
+    const errors: unknown[] = [];
+    const worker = runWorker('q', () => 'never', {
+      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+      idleBackoff: { minMs: 1, maxMs: 5 },
+      onError: (e) => errors.push(e),
+    });
+    while (calls < 3) await new Promise((r) => setTimeout(r, 5));
+    await worker.stop();
+    expect(errors).toEqual([expect.objectContaining({ status: 503 })]);
+  });
+
+  it('checks its options', () => {
+    const client = new ConveyorClient({ baseUrl: 'http://h' });
+    expect(() => runWorker('q', () => 1, {})).toThrow(TypeError);
+    expect(() => runWorker('q', () => 1, { client, concurrency: 0 })).toThrow(RangeError);
+    expect(() => runWorker('q', () => 1, { client, leaseMs: 1000, heartbeatIntervalMs: 1000 })).toThrow(RangeError);
+  });
+});
+
+describe('failureReport', () => {
+  it('turns control errors into what they ask for, and anything else into a failed attempt', () => {
+    const at = new Date('2030-01-01T00:00:00Z');
+    expect(failureReport(new RetryLaterError(at, 'busy'))).toEqual({ error: 'busy', retryAt: at });
+    expect(failureReport(new PermanentJobError('never'))).toMatchObject({ error: 'never', permanent: true, stack: expect.any(String) });
+    expect(failureReport(new TypeError('bad'))).toMatchObject({ error: 'bad', errorName: 'TypeError', stack: expect.stringContaining('TypeError: bad') });
+    expect(failureReport(new Error(''))).toMatchObject({ error: 'Error' });
+    expect(failureReport({ code: 7 })).toEqual({ error: 'Non-error thrown: {"code":7}' });
+    expect(failureReport('x'.repeat(10_000)).error.length).toBe(4_000);
+  });
+});

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { ConveyorClient } from '../conveyor-client';
+import { ConveyorHttpError } from '../conveyor-http.error';
+import { sleep } from '../sleep';
+import { JobRun } from './job-runner';
+import { RunWorkerOptions, WorkerHandle } from './run-worker-options.interface';
+import { WorkerHandler } from './worker-handler.types';
+
+const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_IDLE = { minMs: 100, maxMs: 5_000 };
+const DEFAULT_GRACE_MS = 10_000;
+/** Longest pause after a failed claim, however often it failed. */
+const MAX_ERROR_BACKOFF_MS = 30_000;
+
+/**
+ * Works the jobs of one queue from outside the Conveyor service, over its HTTP worker endpoints.
+ *
+ * The loop claims only as many jobs as it has free slots (`concurrency`), runs each with its own heartbeat,
+ * and reports its outcome under the claim's lease token (see JobRun). An empty claim makes it wait, longer
+ * each time up to `idleBackoff.maxMs`; a claim that fails for network trouble, a 5xx or a 429 backs off
+ * exponentially (honouring Retry-After) and tries again. A claim refused as bad input or for a bad key
+ * (400, 401, 403) cannot get better by waiting: the worker stops and `done` rejects with that error.
+ *
+ * Stopping — `stop()` or the `signal` — ends claiming at once; running handlers get `shutdownGraceMs` to
+ * finish, then their signals fire and their jobs are handed back ("retry now", the attempt refunded). A
+ * worker process that dies instead simply stops heart-beating: the server rescues its jobs after the lease.
+ *
+ * @example
+ * const worker = runWorker('thumbnails', async (job, ctx) => makeThumbnail(job.payload, ctx.signal), {
+ *   baseUrl: 'http://conveyor:3000', apiKey: process.env.CONVEYOR_WORKER_KEY, concurrency: 4,
+ * });
+ * process.on('SIGTERM', () => void worker.stop());
+ */
+export function runWorker<P = unknown, R = unknown>(queue: string, handler: WorkerHandler<P, R>, options: RunWorkerOptions = {}): WorkerHandle {
+  const client = options.client ?? (options.baseUrl ? new ConveyorClient({ baseUrl: options.baseUrl, apiKey: options.apiKey }) : null);
+  if (!client) throw new TypeError('runWorker needs options.client or options.baseUrl');
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? Math.floor(leaseMs / 3);
+  if (heartbeatIntervalMs <= 0 || heartbeatIntervalMs >= leaseMs) throw new RangeError('heartbeatIntervalMs must be between 0 and leaseMs');
+  const idle = options.idleBackoff ?? DEFAULT_IDLE;
+  const graceMs = options.shutdownGraceMs ?? DEFAULT_GRACE_MS;
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const onError = options.onError ?? ((err: unknown) => console.warn(`[conveyor worker ${workerId}]`, err));
+
+  const stopping = new AbortController();
+  const runs = new Set<JobRun>();
+  let slotFreed: () => void = () => undefined;
+  const settings = { client, handler: handler as WorkerHandler, workerId, leaseMs, heartbeatIntervalMs, onError };
+
+  const start = (run: JobRun) => {
+    runs.add(run);
+    void run.run().finally(() => {
+      runs.delete(run);
+      slotFreed();
+    });
+  };
+  /** Resolves when a running job ends, or when the worker is told to stop. */
+  const waitForSlot = () =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        stopping.signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      slotFreed = wake;
+      stopping.signal.addEventListener('abort', wake, { once: true });
+    });
+
+  async function loop(): Promise<void> {
+    let idleMs = 0;
+    let failures = 0;
+    while (!stopping.signal.aborted) {
+      const free = concurrency - runs.size;
+      if (free === 0) {
+        await waitForSlot();
+        continue;
+      }
+      try {
+        // Not cut short by stop(): jobs the server claimed for an abandoned request would wait out their lease.
+        // Whatever this claim returns still runs, within the shutdown grace period.
+        const jobs = await client!.claim(queue, { workerId, max: free, leaseMs, types: options.types });
+        failures = 0;
+        if (jobs.length === 0) {
+          idleMs = Math.min(idle.maxMs, idleMs === 0 ? idle.minMs : idleMs * 2);
+          await sleep(idleMs, stopping.signal);
+          continue;
+        }
+        idleMs = 0;
+        for (const job of jobs) start(new JobRun(job, settings));
+      } catch (err) {
+        if (err instanceof ConveyorHttpError && [400, 401, 403].includes(err.status)) throw err;
+        onError(err);
+        failures++;
+        const backoff = Math.min(MAX_ERROR_BACKOFF_MS, 200 * 2 ** failures);
+        await sleep(err instanceof ConveyorHttpError && err.retryAfterMs !== null ? err.retryAfterMs : backoff, stopping.signal);
+      }
+    }
+  }
+
+  /** After the loop: let running jobs finish within the grace period, then hand back the rest. */
+  async function drain(): Promise<void> {
+    stopping.abort();
+    if (runs.size === 0) return;
+    const allDone = () =>
+      new Promise<void>((resolve) => {
+        const check = () => (runs.size === 0 ? resolve() : void waitForSlot().then(check));
+        check();
+      });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([allDone(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    for (const run of runs) run.handBack();
+    await allDone();
+  }
+
+  const done = loop().then(
+    () => drain(),
+    async (err: unknown) => {
+      await drain();
+      throw err;
+    },
+  );
+  done.catch(() => undefined); // the caller may only ever call stop(); an unobserved rejection must not crash it
+  const stop = () => {
+    stopping.abort();
+    return done;
+  };
+  options.signal?.addEventListener('abort', () => void stop().catch(() => undefined), { once: true });
+  if (options.signal?.aborted) void stop().catch(() => undefined);
+
+  return {
+    workerId,
+    get running() {
+      return runs.size;
+    },
+    stop,
+    done,
+  };
+}

@@ -1,0 +1,19 @@
+import { ClaimedJob } from '../worker-protocol.types';
+
+/** What a `runWorker` handler gets besides its job. */
+export interface WorkerContext {
+  /** Fires when the claim is lost (LeaseLostError) or the worker stops past its grace period (WorkerStoppedError). */
+  signal: AbortSignal;
+  /** This attempt (1 for the first run). */
+  attempt: number;
+  workerId: string;
+  /** Extends the lease now; throws LeaseLostError when the claim is gone. Leases are also extended on a timer. */
+  heartbeat(): Promise<void>;
+}
+
+/**
+ * Works one job. The returned value (JSON) becomes the job's result; a thrown error fails the attempt
+ * (retried with backoff until maxAttempts), `RetryLaterError` runs it again at a time, `PermanentJobError`
+ * ends it DEAD.
+ */
+export type WorkerHandler<P = unknown, R = unknown> = (job: ClaimedJob<P>, context: WorkerContext) => Promise<R> | R;

@@ -1,0 +1,177 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { SqlRunner } from '../database/sql-runner.interface';
+import { ConveyorEvents } from '../events/conveyor-events.service';
+import { JobRequestValidator } from '../jobs/job-request.validator';
+import { JobRow, mapJobRow } from '../jobs/job-row.mapper';
+import { LogRecord } from '../logging/log-record';
+import {
+  databaseClock,
+  jobInsertMany,
+  NewJobRow,
+  run,
+  scheduleAdvanceMany,
+  scheduleInsertMissing,
+  scheduleLockMany,
+} from '../sql';
+import { ResolvedSchedule, ScheduleRegistry } from './schedule-registry.service';
+
+/** Longest the timer sleeps, even when the next tick is further off: the clock offset is measured again. */
+const MAX_SLEEP_MS = 60_000;
+/** First and longest pause after a failed round (the database is down, say); doubles in between. */
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
+/** Idempotency key of the job one schedule enqueues for one tick. */
+export function cronJobKey(name: string, tick: Date): string {
+  return `cron:${name}:${tick.toISOString()}`;
+}
+
+/**
+ * The timekeeper: turns cron schedules into jobs, each tick exactly once across all instances, close to
+ * the tick, and without double or missed runs across restarts.
+ *
+ * Every instance runs it (not only the maintenance leader: leadership changes hands only once per
+ * maintenance interval, and a tick falling in that gap would be late). A round is one transaction:
+ * lock the schedules' rows in `conveyor_schedules` (in name order, so instances never deadlock), read the
+ * database clock, enqueue every due tick — those after the schedule's `last_tick`, up to now — and advance
+ * `last_tick`. When the instances' timers fire together, one holds the locks; the others wait, then read the
+ * advanced ticks and find nothing to do. As a last line, each job carries the idempotency key
+ * `cron:<schedule>:<tick ISO>` and the insert skips a key that exists, so one tick is one job even if the
+ * progress row were lost or moved back.
+ *
+ * Ticks are due by the database's clock, so instances with skewed clocks agree; each round measures the
+ * offset of the local clock and the timer is armed for the next tick in database time.
+ *
+ * Restarts: the progress row survives, so the first round after a start enqueues the ticks missed while no
+ * instance ran — at most `catchUp` of them, the newest (default 1: a missed schedule runs once, now, like
+ * anacron or a Kubernetes CronJob); older ones are skipped with a warning. A schedule seen for the first
+ * time starts from now, with no backlog. Each job's `runAt` is its tick, so a late one shows which tick it
+ * stands for and older ticks are claimed first.
+ */
+@Injectable()
+export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Conveyor:Cron');
+  private schedules: ResolvedSchedule[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private round: Promise<void> | null = null;
+  private stopped = false;
+  private registered = false;
+  private failures = 0;
+  /** Database clock minus local clock, in ms, as last measured. */
+  private clockOffsetMs = 0;
+
+  constructor(
+    private readonly registry: ScheduleRegistry,
+    private readonly db: ConveyorDatabase,
+    private readonly validator: JobRequestValidator,
+    private readonly events: ConveyorEvents,
+  ) {}
+
+  /**
+   * Checks every schedule (a bad one fails start-up with a CronScheduleError) and runs the first round,
+   * which catches up on ticks missed while no instance ran. Its own lifecycle hooks, rather than the worker
+   * orchestrator's: it enqueues, so it runs on API-only instances too, and it depends on nothing the
+   * orchestrator starts or stops.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    this.schedules = this.registry.resolve();
+    if (this.schedules.length === 0) return;
+    this.logger.log(`Cron schedules: ${this.schedules.map((s) => `${s.name} (${s.type}, "${s.cron}" ${s.expression.timezone})`).join(', ')}`);
+    await this.tick();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.round;
+  }
+
+  /** One round now; concurrent calls share it. */
+  tick(): Promise<void> {
+    this.round ??= this.runRound().finally(() => (this.round = null));
+    return this.round;
+  }
+
+  private async runRound(): Promise<void> {
+    let next: number;
+    try {
+      next = await this.enqueueDue();
+      this.failures = 0;
+    } catch (err) {
+      this.failures++;
+      const pause = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (this.failures - 1));
+      this.logger.warn(new LogRecord('Cron round failed; trying again', { retryInMs: pause, failures: this.failures, error: (err as Error).message }));
+      next = this.databaseNow() + pause;
+    }
+    this.arm(next);
+  }
+
+  /** Arms the timer for `at`, a time on the database clock (epoch ms). */
+  private arm(at: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    const delay = Math.min(MAX_SLEEP_MS, Math.max(0, at - this.databaseNow()));
+    this.timer = setTimeout(() => void this.tick(), delay);
+  }
+
+  private databaseNow(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  /** Enqueues every due tick in one transaction; returns when the next tick is due (database clock, epoch ms). */
+  private async enqueueDue(): Promise<number> {
+    const t = this.db.tables;
+    if (!this.registered) {
+      await run(this.db.pool, scheduleInsertMissing(t, this.schedules));
+      this.registered = true;
+    }
+    const { now, created } = await this.db.transaction(async (tx) => {
+      const locked = (await run<{ name: string; last_tick: Date }>(tx, scheduleLockMany(t, this.schedules.map((s) => s.name)))).rows;
+      // A progress row deleted by hand is recreated (from now) on the next round.
+      if (locked.length < this.schedules.length) this.registered = false;
+      const now = await this.measureClock(tx);
+      const lastTick = new Map(locked.map((r) => [r.name, r.last_tick]));
+      const rows: NewJobRow[] = [];
+      const advances: Array<{ name: string; tick: Date; cron: string }> = [];
+      for (const s of this.schedules) {
+        const after = lastTick.get(s.name);
+        if (!after) continue;
+        const { ticks, skipped } = s.expression.due(after, now, s.catchUp);
+        if (skipped) {
+          const fields = { schedule: s.name, lastTick: after.toISOString(), enqueued: ticks.length, catchUp: s.catchUp };
+          this.logger.warn(new LogRecord('Schedule missed more ticks than it catches up on; skipped the older ones', fields));
+        }
+        if (ticks.length === 0) continue;
+        for (const tick of ticks) {
+          rows.push(this.validator.toRow({ type: s.type, payload: s.payload, runAt: tick.toISOString(), idempotencyKey: cronJobKey(s.name, tick) }));
+        }
+        advances.push({ name: s.name, tick: ticks[ticks.length - 1], cron: s.cron });
+      }
+      if (rows.length === 0) return { now, created: [] as JobRow[] };
+      const inserted = (await run<JobRow>(tx, jobInsertMany(t, rows))).rows;
+      await run(tx, scheduleAdvanceMany(t, advances));
+      return { now, created: inserted };
+    });
+    if (created.length > 0) {
+      const jobs = created.map((r) => mapJobRow(r));
+      this.events.emit('submitted', jobs);
+      for (const job of jobs) this.logger.debug(new LogRecord('Enqueued a scheduled job', { jobId: job.id, type: job.type, key: job.idempotencyKey }));
+    }
+    return Math.min(...this.schedules.map((s) => s.expression.next(now).getTime()));
+  }
+
+  /**
+   * Reads the database clock and updates the local clock's offset from it (half the round trip counted each
+   * way). Returns the transaction's start: ticks due by then are enqueued, so each of those jobs is due at
+   * once (PENDING); a tick that fell due while the round waited for the locks is left to the next round,
+   * which the timer then runs at once.
+   */
+  private async measureClock(tx: SqlRunner): Promise<Date> {
+    const before = Date.now();
+    const clock = (await run<{ tx_now: Date; now: Date }>(tx, databaseClock())).rows[0];
+    this.clockOffsetMs = clock.now.getTime() - Math.round((before + Date.now()) / 2);
+    return clock.tx_now;
+  }
+}

@@ -1,0 +1,131 @@
+// One job: its facts, payload and result, the lifecycle timeline (created, each failed attempt with its
+// time, worker and error, the latest start, the end) and the error history; retry or cancel.
+
+import { api } from './api.js';
+import { badge, h, json, preciseTime, relative, timestamp } from './dom.js';
+import { jobActions } from './jobs-view.js';
+
+const KIND_LABELS = {
+  failed: 'failed',
+  timeout: 'timed out',
+  'lease-expired': 'lost its lease',
+  snoozed: 'asked to run later',
+  permanent: 'failed permanently',
+};
+
+/** The lifecycle as dated events, oldest first. */
+function timeline(job) {
+  const events = [{ at: job.createdAt, tone: 'neutral', title: 'Created', text: `in queue ${job.queue}, priority ${job.priority}` }];
+  if (new Date(job.runAt).getTime() - new Date(job.createdAt).getTime() > 1000 && !job.errors.length) {
+    events.push({ at: job.runAt, tone: 'neutral', title: 'Due', text: job.status === 'SCHEDULED' ? `scheduled, runs ${relative(job.runAt)}` : 'scheduled time' });
+  }
+  for (const e of job.errors) {
+    const tone = e.kind === 'snoozed' ? 'warn' : 'bad';
+    events.push({ at: e.at, tone, title: `Attempt ${e.attempt} ${KIND_LABELS[e.kind] ?? e.kind}`, text: e.error, worker: e.worker });
+  }
+  if (job.startedAt) {
+    events.push({ at: job.startedAt, tone: 'info', title: `Attempt ${job.attempts} started`, worker: job.lockedBy ?? undefined });
+  }
+  if (job.status === 'RETRYING') events.push({ at: job.runAt, tone: 'warn', title: 'Next attempt', text: relative(job.runAt) });
+  if (job.finishedAt) {
+    const tone = job.status === 'COMPLETED' ? 'good' : job.status === 'DEAD' ? 'bad' : 'neutral';
+    events.push({ at: job.finishedAt, tone, title: job.status.charAt(0) + job.status.slice(1).toLowerCase(), text: job.status === 'DEAD' ? job.lastError : undefined });
+  }
+  return events.sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
+}
+
+function fact(label, value, mono = false) {
+  return [h('dt', {}, label), h('dd', { class: mono ? 'mono' : '' }, value ?? '—')];
+}
+
+const FINISHED = ['COMPLETED', 'DEAD', 'CANCELLED'];
+
+/** Renders one job into `root`; answers false once the job is finished (nothing more to refresh). */
+export async function renderJob(root, ctx, id) {
+  const job = await api('GET', `/jobs/${encodeURIComponent(id)}`);
+  const duration = job.startedAt && job.finishedAt ? `${((new Date(job.finishedAt) - new Date(job.startedAt)) / 1000).toFixed(2)} s` : null;
+
+  root.replaceChildren(
+    h('a', { class: 'back', href: '#/jobs' }, '← All jobs'),
+    h(
+      'div',
+      { class: 'page-head' },
+      h('div', {}, h('h1', {}, job.type, ' ', badge(job.status)), h('p', { class: 'muted mono', id: 'job-id' }, job.id)),
+      h('div', { class: 'head-actions' }, jobActions(job, ctx, { small: false })),
+    ),
+    h(
+      'div',
+      { class: 'grid-2' },
+      h(
+        'section',
+        { class: 'card' },
+        h('h2', {}, 'Details'),
+        h(
+          'dl',
+          { class: 'facts' },
+          fact('Queue', h('a', { href: `#/jobs?queue=${encodeURIComponent(job.queue)}` }, job.queue)),
+          fact('Attempts', `${job.attempts} of ${job.maxAttempts}${job.snoozes ? ` (${job.snoozes} snoozed)` : ''}`),
+          fact('Priority', String(job.priority)),
+          fact('Run at', timestamp(job.runAt)),
+          fact('Created', timestamp(job.createdAt)),
+          fact('Started', timestamp(job.startedAt)),
+          fact('Finished', job.finishedAt ? `${timestamp(job.finishedAt)}${duration ? ` (ran ${duration})` : ''}` : '—'),
+          fact('Idempotency key', job.idempotencyKey, true),
+          job.status === 'RUNNING' ? fact('Held by', `${job.lockedBy} until ${timestamp(job.lockedUntil)}`, true) : null,
+        ),
+      ),
+      h(
+        'section',
+        { class: 'card' },
+        h('h2', {}, 'Timeline'),
+        h(
+          'ol',
+          { class: 'timeline', id: 'timeline' },
+          timeline(job).map((e) =>
+            h(
+              'li',
+              { class: `tl tl-${e.tone}` },
+              h('div', { class: 'tl-head' }, h('strong', {}, e.title), h('time', { datetime: e.at, title: timestamp(e.at) }, preciseTime(e.at))),
+              e.text ? h('div', { class: 'tl-text' }, e.text) : null,
+              e.worker ? h('div', { class: 'tl-worker mono' }, `worker ${e.worker}`) : null,
+            ),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'grid-2' },
+      h('section', { class: 'card' }, h('h2', {}, 'Payload'), h('pre', { class: 'code', id: 'payload' }, json(job.payload))),
+      h('section', { class: 'card' }, h('h2', {}, 'Result'), job.result === null ? h('p', { class: 'muted' }, 'No result yet.') : h('pre', { class: 'code', id: 'result' }, json(job.result))),
+    ),
+    h(
+      'section',
+      { class: 'card flush' },
+      h('h2', { class: 'pad' }, `Errors (${job.errors.length})`),
+      job.errors.length === 0
+        ? h('p', { class: 'empty' }, 'No attempt has failed.')
+        : h(
+            'table',
+            { class: 'table', id: 'errors-table' },
+            h('thead', {}, h('tr', {}, ['Attempt', 'When', 'Worker', 'Kind', 'Error'].map((t) => h('th', {}, t)))),
+            h(
+              'tbody',
+              {},
+              job.errors.map((e) =>
+                h(
+                  'tr',
+                  { 'data-attempt': e.attempt },
+                  h('td', { class: 'num' }, String(e.attempt)),
+                  h('td', { class: 'nowrap' }, timestamp(e.at)),
+                  h('td', { class: 'mono' }, e.worker ?? '—'),
+                  h('td', {}, KIND_LABELS[e.kind] ?? e.kind),
+                  h('td', {}, e.stack ? h('details', {}, h('summary', {}, e.error), h('pre', { class: 'code small' }, e.stack)) : e.error),
+                ),
+              ),
+            ),
+          ),
+    ),
+  );
+  return !FINISHED.includes(job.status);
+}

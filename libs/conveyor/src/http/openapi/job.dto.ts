@@ -1,0 +1,113 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { JobStatus } from '../../jobs/job-status';
+
+/** One failed (or snoozed) attempt in a job's error history. */
+export class JobErrorEntryDto {
+  @ApiProperty({ example: 2 })
+  attempt: number;
+
+  @ApiProperty({ format: 'date-time', description: 'When the attempt ended.' })
+  at: string;
+
+  @ApiProperty({ example: 'Error: connect ECONNREFUSED 10.0.0.7:587' })
+  error: string;
+
+  @ApiPropertyOptional({ description: 'Stack trace, when the handler threw an Error.' })
+  stack?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Worker that ran the attempt.', example: 'web-1:4121:k2x9' })
+  worker?: string | null;
+
+  @ApiProperty({ enum: ['failed', 'timeout', 'lease-expired', 'snoozed', 'permanent'], description: 'How the attempt ended.' })
+  kind: string;
+}
+
+/** A job as the API returns it (documentation of the `Job` shape). */
+export class JobDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ description: 'Insertion order (a bigint, as a string).', example: '1042' })
+  seq: string;
+
+  @ApiProperty({ example: 'default' })
+  queue: string;
+
+  @ApiProperty({ example: 'SEND_EMAIL' })
+  type: string;
+
+  @ApiProperty({ description: 'The submitted payload, as stored (any JSON).', example: { to: 'ada@example.com', subject: 'Welcome' } })
+  payload: unknown;
+
+  @ApiProperty({ enum: JobStatus, enumName: 'JobStatus' })
+  status: JobStatus;
+
+  @ApiProperty({ description: 'Lower runs first.', example: 0 })
+  priority: number;
+
+  @ApiProperty({ format: 'date-time', description: 'When the job is (or was) due.' })
+  runAt: Date;
+
+  @ApiProperty({ description: 'Attempts started so far.' })
+  attempts: number;
+
+  @ApiProperty()
+  maxAttempts: number;
+
+  @ApiProperty({ description: 'Times the handler asked to run later (not counted as attempts).' })
+  snoozes: number;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Most recent error of any attempt.' })
+  lastError: string | null;
+
+  @ApiProperty({ nullable: true, description: 'What the handler returned (any JSON).' })
+  result: unknown;
+
+  @ApiProperty({ type: [JobErrorEntryDto], description: 'One entry per failed or snoozed attempt, oldest first.' })
+  errors: JobErrorEntryDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  idempotencyKey: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'At most one waiting or running job per (type, uniqueKey).' })
+  uniqueKey: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Worker holding the job while RUNNING.' })
+  lockedBy: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'End of the current lease.' })
+  lockedUntil: Date | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Fencing token of the current claim.' })
+  leaseToken: string | null;
+
+  @ApiProperty({ description: 'Bumped by every change of the row.' })
+  version: number;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: Date;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: Date;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Start of the latest attempt.' })
+  startedAt: Date | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it became COMPLETED, DEAD or CANCELLED.' })
+  finishedAt: Date | null;
+}
+
+/** A page of `GET /jobs`. */
+export class JobPageDto {
+  @ApiProperty({ type: [JobDto] })
+  items: JobDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last one.' })
+  nextCursor: string | null;
+}
+
+/** Answer of `POST /jobs/batch`. */
+export class JobBatchDto {
+  @ApiProperty({ type: [JobDto], description: 'The stored jobs, in request order.' })
+  jobs: JobDto[];
+}

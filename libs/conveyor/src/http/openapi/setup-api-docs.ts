@@ -1,0 +1,36 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+
+/** Where the Swagger UI is served; the JSON document is at `${API_DOCS_PATH}-json`. */
+export const API_DOCS_PATH = '/docs';
+
+const DESCRIPTION = `Background jobs with the queue in PostgreSQL.
+
+Every error answer is \`{ statusCode, error, message, details? }\`; \`details\` lists \`{ field, problems[] }\` for
+validation errors. With API keys configured (\`API_KEYS\`), send \`Authorization: Bearer <key>\`: producer keys
+submit and read, admin keys also cancel, retry, purge, pause and resume. Health, metrics, these docs and the
+dashboard's page stay open.`;
+
+/**
+ * Serves the OpenAPI document built from the controllers' decorators: the Swagger UI at `/docs`, the JSON at
+ * `/docs-json`. Plain Express routes, so the API-key guard and the rate limit never see them. The document
+ * is built on its first request, when every module's routes are known, and kept.
+ */
+export function setupApiDocs(app: INestApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('Conveyor API')
+    .setDescription(DESCRIPTION)
+    .setVersion('1.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key from API_KEYS (producer or admin role).' })
+    .build();
+  SwaggerModule.setup(
+    API_DOCS_PATH,
+    app,
+    () =>
+      SwaggerModule.createDocument(app, config, {
+        operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+      }),
+    // The key typed into Authorize stays in the page (no persistAuthorization: it would sit in localStorage).
+    { jsonDocumentUrl: `${API_DOCS_PATH}-json`, raw: ['json'], customSiteTitle: 'Conveyor API' },
+  );
+}

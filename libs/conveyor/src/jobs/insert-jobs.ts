@@ -1,0 +1,93 @@
+import { MESSAGES } from '../conveyor.messages';
+import { SqlRunner } from '../database/sql-runner.interface';
+import { IdempotencyConflictError, JobStateConflictError } from '../errors/job-request.errors';
+import { jobGetByIdempotencyKeys, jobGetByUniqueKeys, jobInsertMany, NewJobRow, run, SqlTables } from '../sql';
+import { JobRow } from './job-row.mapper';
+
+/** What {@link insertJobs} did: the stored row answering each request row, and the rows it created. */
+export interface InsertedJobs {
+  /** In request order: the new job, or the one holding the request's idempotency or unique key. */
+  answers: JobRow[];
+  /** Rows this call inserted, in insertion order. */
+  created: JobRow[];
+}
+
+/** Rounds before a key whose holders keep finishing is given up on (each round is one more insert). */
+const MAX_ROUNDS = 5;
+
+/**
+ * Inserts validated rows with one statement and answers every request row.
+ *
+ * A row without keys is always inserted. A keyed row the statement skipped is answered with the job that
+ * holds its key: the job created under its idempotency key (which must come from the same request, else
+ * 409), otherwise the waiting or running job holding its (type, unique key). Between the skipped insert
+ * and that read the holder may have finished (a unique key is then free) or been deleted; such rows are
+ * simply inserted again, so the answer is always a job that exists and a key is never left unserved.
+ * Without conflicts this is exactly one statement; each kind of conflict adds one read.
+ */
+export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<InsertedJobs> {
+  const answers: JobRow[] = new Array<JobRow>(rows.length);
+  const created: JobRow[] = [];
+  let pending = rows.map((_, i) => i);
+  for (let round = 0; pending.length > 0; round++) {
+    if (round === MAX_ROUNDS) {
+      const row = rows[pending[0]];
+      throw new JobStateConflictError(MESSAGES.uniqueKeyContention(row.idempotency_key ?? row.unique_key ?? ''));
+    }
+    const inserted = (await run<JobRow>(runner, jobInsertMany(t, pending.map((i) => rows[i])))).rows;
+    created.push(...inserted);
+    const holders = await keyHolders(runner, t, inserted, pending.map((i) => rows[i]));
+    const plain = inserted.filter((r) => !r.idempotency_key && !r.unique_key).sort((a, b) => Number(a.seq) - Number(b.seq));
+    let next = 0;
+    const again: number[] = [];
+    for (const i of pending) {
+      const row = rows[i];
+      if (!row.idempotency_key && !row.unique_key) {
+        answers[i] = plain[next++];
+        continue;
+      }
+      const byIdempotency = row.idempotency_key ? holders.byIdempotencyKey.get(row.idempotency_key) : undefined;
+      if (byIdempotency && byIdempotency.idempotency_hash !== row.idempotency_hash) {
+        throw new IdempotencyConflictError(MESSAGES.idempotencyMismatch(row.idempotency_key!));
+      }
+      const stored = byIdempotency ?? (row.unique_key ? holders.byUniqueKey.get(uniqueId(row.type, row.unique_key)) : undefined);
+      if (stored) answers[i] = stored;
+      else again.push(i);
+    }
+    pending = again;
+  }
+  return { answers, created };
+}
+
+/** The jobs holding the keys of `rows`: those just inserted first, then (one read per kind) the existing ones. */
+async function keyHolders(runner: SqlRunner, t: SqlTables, inserted: JobRow[], rows: NewJobRow[]) {
+  const byIdempotencyKey = new Map<string, JobRow>();
+  const byUniqueKey = new Map<string, JobRow>();
+  for (const r of inserted) {
+    if (r.idempotency_key) byIdempotencyKey.set(r.idempotency_key as string, r);
+    if (r.unique_key) byUniqueKey.set(uniqueId(r.type as string, r.unique_key as string), r);
+  }
+  const idempotencyKeys = [...new Set(rows.map((r) => r.idempotency_key).filter((k): k is string => !!k && !byIdempotencyKey.has(k)))];
+  if (idempotencyKeys.length > 0) {
+    for (const r of (await run<JobRow>(runner, jobGetByIdempotencyKeys(t, idempotencyKeys))).rows) {
+      byIdempotencyKey.set(r.idempotency_key as string, r);
+    }
+  }
+  // Only rows not answered by their idempotency key need their unique key's holder.
+  const pairs = new Map<string, { type: string; key: string }>();
+  for (const r of rows) {
+    if (!r.unique_key || (r.idempotency_key && byIdempotencyKey.has(r.idempotency_key))) continue;
+    const id = uniqueId(r.type, r.unique_key);
+    if (!byUniqueKey.has(id)) pairs.set(id, { type: r.type, key: r.unique_key });
+  }
+  if (pairs.size > 0) {
+    for (const r of (await run<JobRow>(runner, jobGetByUniqueKeys(t, [...pairs.values()]))).rows) {
+      byUniqueKey.set(uniqueId(r.type as string, r.unique_key as string), r);
+    }
+  }
+  return { byIdempotencyKey, byUniqueKey };
+}
+
+function uniqueId(type: string, key: string): string {
+  return `${type}\u0000${key}`;
+}

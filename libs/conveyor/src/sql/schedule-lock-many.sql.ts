@@ -1,0 +1,14 @@
+import { schedulesTable } from './schedules-table';
+import { SqlTables, Statement } from './statement';
+
+/**
+ * Locks the schedules' progress rows until the transaction ends, in name order, and returns the newest
+ * tick enqueued for each. A second instance running the same round waits here, then reads the advanced
+ * ticks and finds nothing left to do.
+ */
+export function scheduleLockMany(t: SqlTables, names: string[]): Statement {
+  return {
+    text: `SELECT name, last_tick FROM ${schedulesTable(t)} WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE`,
+    values: [names],
+  };
+}

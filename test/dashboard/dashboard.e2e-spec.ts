@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { Job, JobStatus } from '@conveyor/core';
+import { ControlledHandler, HandlerControls } from '../http/support/controlled.handler';
+import { createRestTestApp, RestTestApp } from '../http/support/rest-test-app';
+import { ENSURE_CHROMIUM_TIMEOUT_MS } from '../support/ensure-chromium';
+import { waitFor } from '../support/wait-for';
+import { launchBrowser, openPage, PageProblems, useApiKey } from './support/dashboard-browser';
+
+const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
+const PRODUCER = `producer-${randomBytes(16).toString('hex')}`;
+
+/**
+ * The dashboard at /dashboard, driven in headless Chromium against the real app with API keys on: what it
+ * shows is checked against the database, and what its buttons do is checked in the database.
+ */
+describe('Dashboard (headless Chromium)', () => {
+  let t: RestTestApp;
+  let controls: HandlerControls;
+  let browser: Browser;
+  let page: Page;
+  let problems: PageProblems;
+  let closePage: () => Promise<void>;
+
+  const post = (path: string, body: unknown = {}, key = ADMIN) => t.api().post(path).set('Authorization', `Bearer ${key}`).send(body as object);
+  const submit = async (body: Record<string, unknown>) => (await post('/jobs', body).expect(201)).body as Job;
+  const reach = (id: string, status: JobStatus, timeoutMs = 10_000) =>
+    waitFor(async () => (await t.statusOf(id)) === status, { timeoutMs, message: `job ${id} to be ${status}` });
+  const dead = async (queue: string, name: string) => {
+    controls.failing.add(name);
+    const job = await submit({ type: 'TEST_CONTROLLED', payload: { name }, queue });
+    await reach(job.id, JobStatus.DEAD);
+    return job;
+  };
+  const pausedInDb = async (name: string) =>
+    (await t.sql.query(`SELECT paused FROM ${t.db.queuesTable} WHERE name = $1`, [name])).rows[0]?.paused === true;
+  /** Opens the dashboard at `hash` with the admin key pasted. */
+  const open = async (hash = '#/queues', key: string | null = ADMIN) => {
+    await page.goto(`/dashboard${hash}`);
+    if (key) await useApiKey(page, key);
+  };
+
+  beforeAll(async () => {
+    // The first run on a fresh machine installs Chromium (scripts/ensure-chromium.sh).
+    browser = await launchBrowser();
+    t = await createRestTestApp('dashboard', {
+      providers: [HandlerControls, ControlledHandler],
+      httpOptions: { apiKeys: [{ role: 'admin', key: ADMIN }, { role: 'producer', key: PRODUCER }] },
+    });
+    controls = t.app.get(HandlerControls);
+  }, ENSURE_CHROMIUM_TIMEOUT_MS + 60_000);
+
+  beforeEach(async () => {
+    ({ page, problems, close: closePage } = await openPage(browser, t.baseUrl));
+  });
+
+  afterEach(async () => {
+    await closePage?.();
+    expect(problems).toEqual({ errors: [], cspViolations: [] });
+  });
+
+  afterAll(async () => {
+    controls?.releaseAll();
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('the overview shows each queue with its counts per status, as stored', async () => {
+    const completed = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-counts' });
+    await reach(completed.id, JobStatus.COMPLETED);
+    await dead('dash-counts', 'counts-dead');
+    await post('/queues/dash-counts/pause').expect(200);
+    await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-counts' });
+    await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-counts' });
+    await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-counts', delayMs: 3_600_000 });
+    const cancelled = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-counts' });
+    await post(`/jobs/${cancelled.id}/cancel`).expect(200);
+
+    await open();
+    const row = page.locator('tr[data-queue="dash-counts"]');
+    await row.waitFor();
+    const expected = { SCHEDULED: 1, PENDING: 2, RUNNING: 0, RETRYING: 0, COMPLETED: 1, DEAD: 1, CANCELLED: 1 };
+    const { rows } = await t.sql.query<{ status: JobStatus; n: number }>(
+      `SELECT status, count(*)::int AS n FROM ${t.jobsTable} WHERE queue = 'dash-counts' GROUP BY status`,
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.status, r.n]))).toEqual(Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0)));
+    for (const [status, n] of Object.entries(expected)) {
+      expect({ status, shown: (await row.locator(`td[data-count="${status}"]`).textContent())?.trim() }).toEqual({ status, shown: String(n) });
+    }
+    expect(await row.locator('[data-paused]').textContent()).toBe('Paused');
+    // Two ready jobs are waiting, so the age of the oldest one is shown.
+    expect(await row.locator('td[data-oldest-ready]').textContent()).toMatch(/^\d+ (s|min)$/);
+    // The throughput chart is drawn by the page (inline SVG), with the completed job in it.
+    await page.locator('svg.chart .bar-completed').first().waitFor();
+  });
+
+  it('retrying a DEAD job from its page runs it again, to COMPLETED', async () => {
+    const job = await dead('dash-retry', 'retry-me');
+    await open(`#/jobs/${job.id}`);
+    // The detail shows the failed attempt with its worker, and the timeline its end.
+    const attempt = page.locator('#errors-table tr[data-attempt="1"]');
+    await attempt.waitFor();
+    const stored = (await t.row(job.id))!.errors as Array<{ worker: string }>;
+    expect(await attempt.textContent()).toContain(stored[0].worker);
+    expect(await attempt.textContent()).toContain('retry-me: downstream is down');
+    expect(await page.locator('#timeline').textContent()).toMatch(/Created.*Attempt 1 failed.*Dead/s);
+
+    controls.failing.delete('retry-me');
+    await page.click('button[data-action="retry"]');
+    await reach(job.id, JobStatus.COMPLETED);
+    expect(await t.row(job.id)).toMatchObject({ status: 'COMPLETED', attempts: 1, result: { done: 'retry-me' } });
+    // The page follows: it re-renders after the action and refreshes while the job is in flight.
+    await page.locator('h1 [data-status-badge="COMPLETED"]').waitFor({ timeout: 15_000 });
+  });
+
+  it('pausing a queue from the overview stops claims from it; resuming runs its jobs', async () => {
+    const first = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-pause' });
+    await reach(first.id, JobStatus.COMPLETED);
+    await open();
+    await page.click('tr[data-queue="dash-pause"] button[data-action="pause"]');
+    await waitFor(() => pausedInDb('dash-pause'), { message: 'dash-pause to be paused' });
+    await page.locator('tr[data-queue="dash-pause"] button[data-action="resume"]').waitFor();
+
+    const held = [];
+    for (let i = 0; i < 3; i++) held.push(await submit({ type: 'TEST_RECORD', payload: { i }, queue: 'dash-pause' }));
+    // Submitted later and at a lower priority in another queue: once it has run, a worker that would claim
+    // from the paused queue would have taken the held jobs first.
+    const other = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-other', priority: 10 });
+    await reach(other.id, JobStatus.COMPLETED);
+    for (const job of held) {
+      expect(await t.statusOf(job.id)).toBe(JobStatus.PENDING);
+      expect(await t.invocations(job.id)).toBe(0);
+    }
+
+    await page.click('tr[data-queue="dash-pause"] button[data-action="resume"]');
+    for (const job of held) await reach(job.id, JobStatus.COMPLETED);
+    expect(await pausedInDb('dash-pause')).toBe(false);
+  });
+
+  it('cancelling a waiting job from the job list ends it CANCELLED, and it never runs', async () => {
+    const job = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-cancel', delayMs: 3_600_000 });
+    await open('#/jobs?queue=dash-cancel');
+    const row = page.locator(`tr[data-job="${job.id}"]`);
+    await row.locator('[data-status-badge="SCHEDULED"]').waitFor();
+    await row.locator('button[data-action="cancel"]').click();
+    await reach(job.id, JobStatus.CANCELLED);
+    await row.locator('[data-status-badge="CANCELLED"]').waitFor();
+    expect(await t.invocations(job.id)).toBe(0);
+  });
+
+  it('"Retry all matching" retries every DEAD job of the filtered queue, and they complete', async () => {
+    const jobs = [await dead('dash-bulk', 'bulk-1'), await dead('dash-bulk', 'bulk-2')];
+    const elsewhere = await dead('dash-bulk-other', 'bulk-3');
+    controls.failing.delete('bulk-1');
+    controls.failing.delete('bulk-2');
+    await open('#/jobs?queue=dash-bulk&status=DEAD');
+    await page.locator('#jobs-table tbody tr').nth(1).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click('button[data-action="retry-matching"]');
+    for (const job of jobs) await reach(job.id, JobStatus.COMPLETED);
+    await page.locator('#notice', { hasText: '2 jobs put back to PENDING.' }).waitFor();
+    expect(await t.statusOf(elsewhere.id)).toBe(JobStatus.DEAD);
+  });
+
+  it('the job list filters by the form and pages with the cursor', async () => {
+    for (let i = 0; i < 30; i++) await submit({ type: 'TEST_RECORD', payload: { i }, queue: 'dash-page', delayMs: 3_600_000, idempotencyKey: `page-${i}` });
+    await open('#/jobs');
+    await page.fill('#job-filters input[name="queue"]', 'dash-page');
+    await page.selectOption('#job-filters select[name="status"]', 'SCHEDULED');
+    await page.click('#job-filters button[type="submit"]');
+    await page.waitForURL(/#\/jobs\?queue=dash-page&status=SCHEDULED$/);
+    const rows = page.locator('#jobs-table tbody tr');
+    await page.locator('[data-action="older"]').waitFor();
+    expect(await rows.count()).toBe(25);
+    await page.click('[data-action="older"]');
+    await waitFor(async () => (await rows.count()) === 5, { message: 'the second page' });
+    // Newest first across both pages: the last row is the first job submitted.
+    expect(await rows.last().getAttribute('data-job')).toBe((await t.rows(`queue = 'dash-page' AND idempotency_key = 'page-0'`))[0].id);
+
+    await page.goto('/dashboard#/jobs?key=page-1');
+    await waitFor(async () => (await rows.count()) === 11, { message: 'keys containing page-1' }); // page-1, page-10…19
+  });
+
+  it('without a key the page says one is needed; a producer key may read but not pause', async () => {
+    await post('/queues/dash-auth/pause').expect(200);
+    await post('/queues/dash-auth/resume').expect(200);
+    await open('#/queues', null);
+    await page.locator('[data-error="401"]', { hasText: 'needs an API key' }).waitFor();
+
+    await useApiKey(page, PRODUCER);
+    await page.click('tr[data-queue="dash-auth"] button[data-action="pause"]');
+    await page.locator('#notice', { hasText: 'may not do that' }).waitFor();
+    expect(await pausedInDb('dash-auth')).toBe(false);
+    // The key is kept for the tab (sessionStorage), never in the URL.
+    // A string, evaluated in the page: the tests are compiled without the DOM's types.
+    expect(await page.evaluate("sessionStorage.getItem('conveyor.apiKey')")).toBe(PRODUCER);
+    expect(page.url()).not.toContain(PRODUCER);
+  });
+});

@@ -1,0 +1,111 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { API_DOCS_PATH, API_ROLES, ApiRole, DASHBOARD_PATH } from '@conveyor/core';
+import { servedRoutes, toOpenApiPath } from '../support/served-routes';
+import { createRestTestApp, RestTestApp } from './support/rest-test-app';
+
+interface Operation {
+  operationId: string;
+  security?: Array<Record<string, string[]>>;
+  responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }> }>;
+  'x-required-role'?: ApiRole;
+}
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes?: Record<string, { type: string; scheme?: string }>; schemas: Record<string, unknown> };
+}
+
+const KEYS = Object.fromEntries(API_ROLES.map((role) => [role, `${role}-${randomBytes(16).toString('hex')}`])) as Record<ApiRole, string>;
+
+/** Routes that are user interfaces rather than API: the docs themselves and the dashboard's files. */
+const isUiRoute = (path: string) => [API_DOCS_PATH, DASHBOARD_PATH].some((ui) => path === ui || path.startsWith(`${ui}/`) || path.startsWith(`${ui}-`));
+
+/**
+ * The OpenAPI document at /docs-json, against what the app really serves: every route (read from the Express
+ * router, so routes added later are covered without touching this file) is documented, and every answer the
+ * routes give to keyless, weak-key and admin requests is among the documented ones.
+ */
+describe('OpenAPI document', () => {
+  let t: RestTestApp;
+  let doc: OpenApiDocument;
+
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
+  /** A concrete URL for a documented path: a fresh UUID for ids, a probe queue for queues. */
+  const concrete = (path: string) => path.replace(/\{id\}/g, randomUUID()).replace(/\{queue\}/g, 'openapi-probe').replace(/\{[^}]+\}/g, 'x');
+  const call = (method: string, path: string, key?: string) => {
+    const req = t.api()[method.toLowerCase() as 'get'](concrete(path));
+    if (key) req.set('Authorization', `Bearer ${key}`);
+    return method === 'GET' || method === 'DELETE' ? req : req.send({});
+  };
+
+  beforeAll(async () => {
+    t = await createRestTestApp('http_openapi', { httpOptions: { apiKeys: API_ROLES.map((role) => ({ role, key: KEYS[role] })) } });
+    const res = await t.api().get(`${API_DOCS_PATH}-json`).expect(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    doc = res.body as OpenApiDocument;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is served without a key, with the Swagger UI at /docs, and describes bearer keys', async () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.components.securitySchemes?.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const ui = await t.api().get(API_DOCS_PATH).expect(200);
+    expect(ui.headers['content-type']).toMatch(/^text\/html/);
+    expect(ui.text).toContain('swagger-ui');
+    // Helmet's headers are on the docs too; the UI's scripts are files, which its CSP allows.
+    expect(ui.headers['content-security-policy']).toContain("script-src 'self'");
+    // Over plain HTTP (not localhost), upgrade-insecure-requests would make browsers fetch the UI's files over https.
+    expect(ui.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    expect(ui.text).not.toMatch(/<script>(?!\s*<\/script>)/);
+  });
+
+  it('documents exactly the routes the app serves', () => {
+    const served = servedRoutes(t.app)
+      .filter((r) => !isUiRoute(r.path))
+      .map((r) => `${r.method} ${toOpenApiPath(r.path)}`);
+    const documented = operations().map((o) => `${o.method} ${o.path}`);
+    // Sanity: the enumeration sees the routes every build has.
+    expect(served).toEqual(expect.arrayContaining(['POST /jobs', 'GET /jobs/{id}', 'GET /queues', 'GET /health/ready']));
+    expect([...new Set(documented)].sort()).toEqual([...new Set(served)].sort());
+  });
+
+  it('every operation documents a 2xx answer, and protected ones their 401, 429 and (above the weakest role) 403', () => {
+    for (const { path, method, op } of operations()) {
+      const where = `${method} ${path}`;
+      const statuses = Object.keys(op.responses);
+      expect({ where, has2xx: statuses.some((s) => /^2\d\d$/.test(s)) }).toEqual({ where, has2xx: true });
+      if (!op.security) continue;
+      expect({ where, security: op.security }).toEqual({ where, security: [{ bearer: [] }] });
+      const role = op['x-required-role'];
+      expect({ where, role: role && API_ROLES.includes(role) }).toEqual({ where, role: true });
+      const needed = ['401', '429', ...(API_ROLES.indexOf(role!) > 0 ? ['403'] : [])];
+      expect({ where, statuses: statuses.filter((s) => needed.includes(s)).sort() }).toEqual({ where, statuses: needed.sort() });
+      for (const s of statuses.filter((s) => /^4\d\d$/.test(s))) {
+        expect({ where, s, schema: op.responses[s].content?.['application/json']?.schema.$ref }).toEqual({ where, s, schema: '#/components/schemas/ErrorBodyDto' });
+      }
+    }
+  });
+
+  it('every answer a route gives without a key, with each role and with an admin key is documented', async () => {
+    // Each call carries a fresh id or a probe queue and an empty body, so it changes nothing that matters.
+    for (const { path, method, op } of operations()) {
+      const where = `${method} ${path}`;
+      const documented = Object.keys(op.responses).map(Number);
+      const anonymous = (await call(method, path)).status;
+      expect({ where, anonymous, documented: documented.includes(anonymous) }).toEqual({ where, anonymous, documented: true });
+      expect({ where, protectedIff401: Boolean(op.security) }).toEqual({ where, protectedIff401: anonymous === 401 });
+      for (const role of API_ROLES) {
+        const status = (await call(method, path, KEYS[role])).status;
+        expect({ where, role, status, documented: documented.includes(status) }).toEqual({ where, role, status, documented: true });
+        if (op.security) {
+          const allowed = API_ROLES.indexOf(role) >= API_ROLES.indexOf(op['x-required-role']!);
+          expect({ where, role, forbidden: status === 403 }).toEqual({ where, role, forbidden: !allowed });
+        }
+      }
+    }
+  });
+});

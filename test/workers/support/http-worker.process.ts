@@ -1,0 +1,53 @@
+/**
+ * An external worker as its own OS process: `runWorker` from @conveyor/client over the service's HTTP
+ * worker endpoints, with nothing of the engine loaded. Started by spawnHttpWorker.
+ * Environment: CONVEYOR_URL, WORKER_QUEUE, WORKER_ID, WORKER_CONCURRENCY, WORKER_LEASE_MS, WORKER_API_KEY.
+ * Prints one JSON line per event: `ready`, `started` (a handler began: id, attempt), `stopped`.
+ * SIGTERM stops it gracefully (running handlers finish, exit 0).
+ */
+import { runWorker } from '@conveyor/client';
+import { HttpWorkerPayload } from './http-worker-payload';
+
+function print(event: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(event)}\n`);
+}
+
+const workerId = process.env.WORKER_ID!;
+const worker = runWorker<HttpWorkerPayload>(
+  process.env.WORKER_QUEUE!,
+  async (job, ctx) => {
+    print({ event: 'started', id: job.id, attempt: ctx.attempt });
+    const p = job.payload ?? {};
+    if (p.blockOnAttempt === ctx.attempt) await new Promise((resolve) => setTimeout(resolve, 3_600_000));
+    if (p.sleepMs) await new Promise((resolve) => setTimeout(resolve, p.sleepMs));
+    if (p.failTimes !== undefined && ctx.attempt <= p.failTimes) throw new TypeError(`attempt ${ctx.attempt} failed`);
+    return { handledBy: workerId, attempt: ctx.attempt, echo: p.echo ?? null };
+  },
+  {
+    baseUrl: process.env.CONVEYOR_URL!,
+    apiKey: process.env.WORKER_API_KEY || undefined,
+    workerId,
+    concurrency: Number(process.env.WORKER_CONCURRENCY ?? 1),
+    leaseMs: Number(process.env.WORKER_LEASE_MS ?? 30_000),
+    idleBackoff: { minMs: 20, maxMs: 200 },
+    onError: (err) => print({ event: 'error', message: String(err) }),
+  },
+);
+
+process.once('SIGTERM', () => {
+  void worker.stop().then(
+    () => {
+      print({ event: 'stopped' });
+      process.exit(0);
+    },
+    (err: unknown) => {
+      process.stderr.write(`${String(err)}\n`);
+      process.exit(1);
+    },
+  );
+});
+worker.done.catch((err: unknown) => {
+  process.stderr.write(`worker stopped: ${String(err)}\n`);
+  process.exit(1);
+});
+print({ event: 'ready', pid: process.pid });
