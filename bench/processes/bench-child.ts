@@ -29,7 +29,9 @@ export class BenchChild {
   private exitCode: number | string | null = null;
 
   constructor(file: string, env: Record<string, string>, label: string) {
-    this.proc = spawn(process.execPath, ['-r', REGISTER_TS, join(ROOT, file)], {
+    // BENCH_NODE_ARGS passes flags such as --cpu-prof to case processes (NODE_OPTIONS refuses them).
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    this.proc = spawn(process.execPath, [...nodeArgs, '-r', REGISTER_TS, join(ROOT, file)], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { Job } from '../jobs/job.entity';
-import { JobRow, mapJobRow } from '../jobs/job-row.mapper';
+import { JobRow, mapClaimedJobRow } from '../jobs/job-row.mapper';
 import { ClaimFilter } from '../sql/claim-filter.interface';
 import { jobClaimByVersion } from '../sql/job-claim-by-version.sql';
 import { jobClaimCandidates } from '../sql/job-claim-candidates.sql';
@@ -35,7 +35,7 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
       );
       if (candidates.length === 0) break;
       const won = (await run<JobRow>(this.db.pool, jobClaimByVersion(this.db.tables, candidates, workerId, leaseMs))).rows;
-      claimed.push(...won.map((r) => mapJobRow(r)));
+      claimed.push(...won.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
       // Everything we read was ours: the queue head had no competitor, no need to read again.
       if (won.length === candidates.length) break;
     }

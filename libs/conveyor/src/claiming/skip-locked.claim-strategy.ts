@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { Job } from '../jobs/job.entity';
-import { JobRow, mapJobRow } from '../jobs/job-row.mapper';
+import { JobRow, mapClaimedJobRow } from '../jobs/job-row.mapper';
 import { ClaimFilter } from '../sql/claim-filter.interface';
 import { jobClaimSkipLocked } from '../sql/job-claim-skip-locked.sql';
 import { run } from '../sql/statement';
@@ -20,6 +20,6 @@ export class SkipLockedClaimStrategy implements ClaimStrategy {
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
     const { rows } = await run<JobRow>(this.db.pool, jobClaimSkipLocked(this.db.tables, filter, workerId, leaseMs));
-    return sortClaimed(rows.map((r) => mapJobRow(r)));
+    return sortClaimed(rows.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
   }
 }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { ClientConfig, Pool, PoolClient } from 'pg';
+import type { ClientConfig, Pool, PoolClient, QueryConfig } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { CONVEYOR_DATA_SOURCE } from '../conveyor.constants';
 import { DatabaseUnavailableError } from '../errors/job-request.errors';
 import { MESSAGES } from '../conveyor.messages';
 import { isConnectionError } from './connection-errors';
+import { ENGINE_TYPE_PARSERS } from './engine-type-parsers';
 import { quoteIdent } from './quote';
 import { SqlTables } from '../sql/statement';
 import { SqlResult, SqlRunner } from './sql-runner.interface';
@@ -79,7 +80,7 @@ export class ConveyorDatabase {
     return {
       query: async <R>(text: string, values?: unknown[]): Promise<SqlResult<R>> => {
         const client = (await queryRunner.connect()) as PoolClient;
-        const res = await client.query(text, values as unknown[]);
+        const res = await client.query(queryConfig(text, values, undefined));
         return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
       },
     };
@@ -92,7 +93,7 @@ export class ConveyorDatabase {
       await client.query('BEGIN');
       const tx: SqlRunner = {
         query: async <R>(text: string, values?: unknown[], name?: string) => {
-          const res = await client.query(name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] });
+          const res = await client.query(queryConfig(text, values, name));
           return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
         },
       };
@@ -117,7 +118,7 @@ export class ConveyorDatabase {
 
   private async poolQuery<R>(text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
     try {
-      const res = await this.pgPool.query(name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] });
+      const res = await this.pgPool.query(queryConfig(text, values, name));
       return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
       throw this.translate(err);
@@ -129,6 +130,11 @@ export class ConveyorDatabase {
     if (err instanceof DatabaseUnavailableError) return err;
     return isConnectionError(err) ? new DatabaseUnavailableError(MESSAGES.databaseUnavailable, { cause: err }) : err;
   }
+}
+
+/** A pg query config with the engine's type parsers; `name` makes it a prepared statement. */
+function queryConfig(text: string, values: unknown[] | undefined, name: string | undefined): QueryConfig {
+  return { name, text, values: values as unknown[], types: ENGINE_TYPE_PARSERS as QueryConfig['types'] };
 }
 
 function shortHash(text: string): string {

@@ -25,9 +25,14 @@ export interface FinishRow {
  * (lease expired and the job was rescued or re-claimed) cannot overwrite the newer attempt.
  * Returns the ids that were written; the rest were stale.
  *
- * The outcomes travel as parallel arrays through `unnest`: PostgreSQL estimates a handful of rows for it
- * and drives the update from it, one primary-key lookup per outcome, whatever the table's size and
- * statistics (a jsonb record set was sometimes re-scanned once per updated row instead).
+ * The guard is the lease token alone: a token is set by the claim and cleared by every statement that
+ * takes a job out of RUNNING (this one, the lease rescue), so `lease_token = token` implies RUNNING
+ * under that claim. Spelling out `status = 'RUNNING'` as well let the planner reach the rows through
+ * the partial lease index, whose entries for jobs that already finished stay until vacuum: each write
+ * then walked every job finished since the last vacuum (7 ms per 100 outcomes after 10,000 jobs, and
+ * growing). `id = ANY($1)` gives it the primary key instead — 100 lookups, however big the table.
+ * The outcomes travel as parallel arrays through `unnest` (a jsonb record set was sometimes re-scanned
+ * once per updated row instead).
  */
 export function jobFinishMany(t: SqlTables, rows: FinishRow[]): Statement {
   const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
@@ -51,7 +56,7 @@ UPDATE ${t.jobs} j SET
   version = j.version + 1
 FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::jsonb[], $7::bigint[], $8::int[], $9::int[])
   AS o(id, token, status, result, error, entry, delay_ms, refund, snoozed)
-WHERE j.id = o.id AND j.lease_token = o.token AND j.status = 'RUNNING'
+WHERE j.id = ANY($1::uuid[]) AND j.id = o.id AND j.lease_token = o.token
 RETURNING j.id`,
     values: [
       rows.map((r) => r.id),

@@ -19,31 +19,31 @@ export class JobExecutor {
   constructor(@Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions) {}
 
   async execute(held: HeldJob, heartbeat: () => Promise<void>): Promise<FinishRow | null> {
-    const { job, handler, abort } = held;
+    const { job, handler } = held;
     const context: JobContext = {
-      signal: abort.signal,
+      get signal() {
+        return held.signal;
+      },
       attempt: job.attempts,
       workerId: this.options.workerId,
       heartbeat,
     };
     let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
     const stopped = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => abort.abort(new JobTimeoutError(handler.timeoutMs)), handler.timeoutMs);
-      onAbort = () => reject(abort.signal.reason);
-      abort.signal.addEventListener('abort', onAbort, { once: true });
+      timer = setTimeout(() => held.abort(new JobTimeoutError(handler.timeoutMs)), handler.timeoutMs);
+      held.onAbort(reject);
     });
     try {
       const result = await Promise.race([Promise.resolve().then(() => handler.instance.handle(job, context)), stopped]);
       return completedRow(job, result);
     } catch (err) {
-      const reason = abort.signal.aborted ? abort.signal.reason : err;
+      const reason = held.abortReason ? held.abortReason.reason : err;
       if (reason instanceof LeaseLostError || held.lost) return null;
       if (reason instanceof WorkerShutdownError) return handBackRow(job, this.options.workerId);
       return failureRow(job, handler, reason, this.options.workerId, this.options.maxSnoozes);
     } finally {
       clearTimeout(timer);
-      if (onAbort) abort.signal.removeEventListener('abort', onAbort);
+      held.onAbort(null);
       // Keep the rejection of `stopped` from surfacing as unhandled once the race is over.
       stopped.catch(() => undefined);
     }

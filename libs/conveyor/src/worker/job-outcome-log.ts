@@ -2,6 +2,7 @@ import { Logger, LogLevel } from '@nestjs/common';
 import { JobOutcome } from '../events/conveyor-events.service';
 import { Job } from '../jobs/job.entity';
 import { jobLog } from '../logging/job-log-fields';
+import { willLog } from '../logging/log-level';
 import { LogFields } from '../logging/log-record';
 import { FinishRow } from '../sql/job-finish-many.sql';
 
@@ -29,11 +30,13 @@ const OUTCOME_MESSAGES: Record<JobOutcome, string> = {
 
 /** Logs one written outcome, with the job's fields, what happened, and when it runs again. */
 export function logOutcome(logger: Logger, job: Job, row: FinishRow, worker: string, durationMs: number, outcome: JobOutcome): void {
+  const level = LEVELS[outcome];
+  if (!willLog(logger, level)) return; // a completion per job: don't build lines nobody sees
   const fields: LogFields = { queue: job.queue, outcome, durationMs: Math.round(durationMs) };
   if (row.error) fields.error = row.error;
   if (row.delay_ms !== undefined && row.delay_ms !== null && outcome !== 'handed_back') fields.retryInMs = row.delay_ms;
   // The stack of every attempt is in the job's error history; the log repeats only the last one's.
   const stack = row.entry?.stack;
   if (typeof stack === 'string' && outcome === 'dead') fields.stack = stack;
-  logger[LEVELS[outcome]](jobLog(OUTCOME_MESSAGES[outcome], job, worker, fields));
+  logger[level](jobLog(OUTCOME_MESSAGES[outcome], job, worker, fields));
 }

@@ -1,0 +1,39 @@
+import { types } from 'pg';
+import { parseTimestamptz } from './engine-type-parsers';
+
+const pgParse = types.getTypeParser(1184, 'text') as (text: string) => Date | number;
+
+describe('parseTimestamptz', () => {
+  it.each([
+    '2026-11-23 14:10:00+00',
+    '2026-11-23 14:10:00.1+00',
+    '2026-11-23 14:10:00.123456+00',
+    '2026-11-23 14:10:00.999999+00',
+    '2026-01-01 00:00:00.5-08',
+    '2026-06-30 23:59:59.25+05:30',
+    '1999-12-31 23:59:59.000001+05:45',
+    '2024-02-29 12:00:00.042-03:30',
+    '1901-01-01 00:00:00+00:19:32',
+    '0099-01-01 00:00:00+00',
+    '0044-03-15 12:00:00+00 BC',
+    'infinity',
+    '-infinity',
+  ])('reads %s exactly as pg does', (text) => {
+    const ours = parseTimestamptz(text);
+    const theirs = pgParse(text);
+    expect(ours instanceof Date ? ours.getTime() : ours).toEqual(theirs instanceof Date ? theirs.getTime() : theirs);
+  });
+
+  it('agrees with pg on random instants and offsets', () => {
+    for (let i = 0; i < 2000; i++) {
+      const at = new Date(Math.floor(Math.random() * 4e12));
+      const offsetMin = (Math.floor(Math.random() * 57) - 28) * 30;
+      const local = new Date(at.getTime() + offsetMin * 60_000).toISOString();
+      const micros = String(Math.floor(Math.random() * 1e6)).padStart(6, '0').replace(/0+$/, '');
+      const abs = Math.abs(offsetMin);
+      const offset = `${offsetMin < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${abs % 60 ? `:${String(abs % 60).padStart(2, '0')}` : ''}`;
+      const text = `${local.slice(0, 10)} ${local.slice(11, 19)}${micros ? `.${micros}` : ''}${offset}`;
+      expect(parseTimestamptz(text).getTime()).toBe((pgParse(text) as Date).getTime());
+    }
+  });
+});

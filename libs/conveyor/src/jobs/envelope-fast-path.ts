@@ -1,0 +1,35 @@
+/**
+ * A shortcut past class-validator for the common submission: every envelope field absent or plainly
+ * valid by the same rules as SubmitJobDto, in the narrowest form (printable ASCII strings, integers in
+ * range, no `runAt`). class-validator costs ~15 µs per job, most of a bulk enqueue's Node time; this costs
+ * well under one. It only ever says "valid" where SubmitJobDto's checks would pass too — anything else,
+ * valid or not, goes the slow way, so every error message still comes from class-validator.
+ */
+export function isPlainlyValidEnvelope(raw: Record<string, unknown>): boolean {
+  return (
+    typeof raw.type === 'string' &&
+    ASCII_1_200.test(raw.type) &&
+    raw.payload !== undefined &&
+    raw.payload !== null &&
+    (raw.queue === undefined || (typeof raw.queue === 'string' && QUEUE.test(raw.queue))) &&
+    intOrAbsent(raw.priority, -1_000_000, 1_000_000) &&
+    raw.runAt === undefined &&
+    intOrAbsent(raw.delayMs, 0, 366 * 86_400_000) &&
+    intOrAbsent(raw.maxAttempts, 1, 1000) &&
+    keyOrAbsent(raw.idempotencyKey) &&
+    keyOrAbsent(raw.uniqueKey)
+  );
+}
+
+/** Printable ASCII only: class-validator's length (which counts some code points specially) equals `.length`. */
+const ASCII_1_200 = /^[\x20-\x7E]{1,200}$/;
+const ASCII_1_255 = /^[\x20-\x7E]{1,255}$/;
+const QUEUE = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+function intOrAbsent(value: unknown, min: number, max: number): boolean {
+  return value === undefined || (Number.isInteger(value) && (value as number) >= min && (value as number) <= max);
+}
+
+function keyOrAbsent(value: unknown): boolean {
+  return value === undefined || (typeof value === 'string' && ASCII_1_255.test(value));
+}
