@@ -63,10 +63,19 @@ export function readJsonEnv<T>(name: string): T {
 export function runChild(main: () => Promise<void>): void {
   watchParent();
   main().then(
-    () => process.exit(0),
+    () => exitWhenFlushed(0),
     (err: unknown) => {
       process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-      process.exit(1);
+      exitWhenFlushed(1);
     },
   );
+}
+
+/**
+ * Exits once stdout has been written out. A pipe's writes are asynchronous: `process.exit()` straight
+ * after a large event (a worker's result lists 10,000 job ids, ~370 kB) cut it at the pipe's 64 kB and
+ * the parent saw the child exit without a result. An empty write's callback runs after every earlier one.
+ */
+function exitWhenFlushed(code: number): void {
+  process.stdout.write('', () => process.exit(code));
 }

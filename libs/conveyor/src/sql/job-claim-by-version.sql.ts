@@ -5,10 +5,14 @@ import { CLAIMABLE_SQL, CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './stat
  * Optimistic claim, step 2: compare-and-set every candidate on its @VersionColumn in one statement.
  * A row another worker claimed first has a new version (and is RUNNING), so it is simply not updated.
  *
- * Two claimers may race for overlapping candidates, and an UPDATE locks rows in whatever order its plan
- * meets them — so the rows are first locked in id order (the locking clause sits above the sort, so the
- * order is guaranteed), and two claimers can only ever wait for each other, never deadlock. After waiting,
- * PostgreSQL re-checks the version and state on the newest row version, so a lost race drops the row.
+ * Two claimers may race for overlapping candidates. The candidates are locked first, in id order, and a
+ * row locked by anyone else is skipped rather than waited for: it is being claimed by another worker (it
+ * won that race) or finished by the worker that already claimed it. Waiting was not safe: PostgreSQL
+ * keeps the lock on a row whose re-check failed (a candidate claimed elsewhere in the meantime), so a
+ * claimer could hold a lock on another worker's RUNNING row while waiting for a second one that worker's
+ * batched completion had already updated — and that completion waited for the first: a deadlock, seen
+ * with two processes draining 20,000 jobs. A claimer that never waits cannot be part of a cycle.
+ * The version check still decides the race: a candidate whose version moved on is not updated.
  * The UPDATE then finds the locked rows by primary key.
  */
 export function jobClaimByVersion(
@@ -25,7 +29,7 @@ WITH locked AS (
   JOIN unnest($1::uuid[], $2::int[]) AS c(id, version) ON c.id = j.id AND c.version = j.version
   WHERE j.id = ANY($1::uuid[]) AND j.status IN ${CLAIMABLE_SQL}
   ORDER BY j.id
-  FOR NO KEY UPDATE OF j
+  FOR NO KEY UPDATE OF j SKIP LOCKED
 )
 UPDATE ${t.jobs} j SET ${claimSet('j', '$3', '$4')}
 WHERE j.id = ANY(ARRAY(SELECT id FROM locked))
