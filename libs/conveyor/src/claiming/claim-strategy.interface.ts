@@ -8,5 +8,11 @@ import { ClaimFilter } from '../sql/claim-filter.interface';
  */
 export interface ClaimStrategy {
   readonly name: string;
+  /**
+   * Whether a claim may come back short while claimable work remains (an optimistic claim that lost
+   * races). When false, a short claim means the queue was drained as far as this worker may take it,
+   * and the poller rests until a notification, a due timer or freed capacity in a capped queue or type.
+   */
+  readonly shortClaimsMayLeaveWork: boolean;
   claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]>;
 }

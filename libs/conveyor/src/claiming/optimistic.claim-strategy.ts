@@ -22,6 +22,7 @@ const MAX_ROUNDS = 5;
 @Injectable()
 export class OptimisticClaimStrategy implements ClaimStrategy {
   readonly name = 'optimistic';
+  readonly shortClaimsMayLeaveWork = true;
 
   constructor(private readonly db: ConveyorDatabase) {}
 

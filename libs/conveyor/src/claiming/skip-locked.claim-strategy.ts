@@ -15,6 +15,7 @@ import { sortClaimed } from './sort-claimed';
 @Injectable()
 export class SkipLockedClaimStrategy implements ClaimStrategy {
   readonly name = 'skip-locked';
+  readonly shortClaimsMayLeaveWork = false;
 
   constructor(private readonly db: ConveyorDatabase) {}
 

@@ -134,9 +134,12 @@ export class JobPoller {
         this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
         this.pool.accept(jobs);
         full = jobs.length === filter.limit;
-        // Anything claimed means more may be waiting (an optimistic claim that lost some races returns
-        // short with the queue still full); only an empty claim lets the poller rest until woken.
-        this.moreLikely = jobs.length > 0;
+        // A full claim means more is probably waiting, and so does a capped claim (a slot freeing up in a
+        // capped queue or type can take more) or a short optimistic one (it may have lost races). Otherwise
+        // a short claim drained what this worker may take: it rests until a notification, a due timer or
+        // the fallback poll, instead of asking again after every job (one empty claim per job when idle).
+        this.moreLikely =
+          full || this.pool.claimWasCapped || (jobs.length > 0 && this.strategy.shortClaimsMayLeaveWork);
       } while (this.running && (this.again || (full && this.pool.freeCapacity() > 0)));
     } catch (err) {
       this.lastErrorMessage = (err as Error).message;

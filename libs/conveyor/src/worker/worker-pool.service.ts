@@ -49,6 +49,7 @@ export class WorkerPool {
   private readonly runningByType = new Map<string, number>();
   private readonly runningDone = new Set<() => void>();
   private accepting = false;
+  private lastClaimCapped = false;
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -103,7 +104,21 @@ export class WorkerPool {
     const excludedQueues = Object.entries(this.options.queueConcurrency)
       .filter(([queue, limit]) => (load.queues.get(queue) ?? 0) >= limit)
       .map(([queue]) => queue);
+    this.lastClaimCapped = excludedQueues.length > 0 || types.length < this.localTypeCount();
     return { types, excludedQueues, limit: free };
+  }
+
+  /**
+   * Whether the last claim request left out a queue or type at its concurrency cap: work may wait there
+   * that a slot freeing up could take, so the poller claims again on capacity even after a short claim.
+   */
+  get claimWasCapped(): boolean {
+    return this.lastClaimCapped;
+  }
+
+  /** Types this pool runs itself (registered, not left to external workers). */
+  private localTypeCount(): number {
+    return this.registry.all().filter((h) => !this.options.externalTypes.includes(h.type)).length;
   }
 
   /** Takes freshly claimed jobs and starts as many as slots allow. */
