@@ -105,8 +105,12 @@ export class JobsService {
     if (problems.length > 0) throw new JobValidationError(`Invalid batch: ${problems.map((p) => p.field).join(', ')}`, problems);
 
     const { answers, created } = await insertJobs(runner, this.db.tables, rows);
-    if (created.length > 0) this.events.emit('submitted', created.map((r) => mapJobRow(r)));
-    return answers.map((r) => mapJobRow(r));
+    // Most answers are the created rows themselves: map each stored row once.
+    const mapped = new Map<JobRow, Job>();
+    const jobOf = (r: JobRow) => mapped.get(r) ?? mapped.set(r, mapJobRow(r)).get(r)!;
+    const jobs = answers.map(jobOf);
+    if (created.length > 0) this.events.emit('submitted', created.map(jobOf));
+    return jobs;
   }
 
   /** One job; JobNotFoundError when there is none. */

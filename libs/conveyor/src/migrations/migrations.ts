@@ -1,6 +1,7 @@
 import { createJobsMigration } from './0001-create-jobs.migration';
 import { claimableFunctionsMigration } from './0002-claimable-functions.migration';
 import { uniqueKeysAndSchedulesMigration } from './0003-unique-keys-and-schedules.migration';
+import { timeOrderedIdsMigration } from './0004-time-ordered-ids.migration';
 import { Migration } from './migration.interface';
 
 /** Every migration, in order. Append only: an applied migration is never edited. */
@@ -8,4 +9,5 @@ export const MIGRATIONS: readonly Migration[] = [
   createJobsMigration,
   claimableFunctionsMigration,
   uniqueKeysAndSchedulesMigration,
+  timeOrderedIdsMigration,
 ];

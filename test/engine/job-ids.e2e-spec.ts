@@ -1,0 +1,52 @@
+import { Pool } from 'pg';
+import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+
+/** Job ids are UUID version 7: the first 48 bits are the insert's Unix milliseconds (migration 0004). */
+describe('job ids', () => {
+  let schema: TestSchema;
+  let recorder: Pool;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    schema = await createTestSchema('jobids');
+    recorder = new Pool({ connectionString: process.env.CONVEYOR_TEST_DATABASE_URL, max: 1 });
+    await recorder.query(createInvocationsTableSql(schema.schema));
+    t = await createTestApp({
+      schema: schema.schema,
+      http: false,
+      engine: { runWorkers: false },
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await recorder?.end();
+    await schema?.drop();
+  });
+
+  it('are version-7 UUIDs carrying their creation time, ordered across inserts', async () => {
+    const first = await t.jobs.enqueueMany(Array.from({ length: 50 }, (_, i) => ({ type: 'TEST_RECORD', payload: { i } })));
+    const firstMillis = Math.max(...first.map((j) => idMillis(j.id)));
+    // Ids within one millisecond are random; wait until the database clock has left the first batch's.
+    await waitFor(async () => (await t.sql.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms')).rows[0].ms > String(firstMillis), {
+      message: 'the database clock to pass the first batch',
+    });
+    const second = await t.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: { later: true } }]);
+
+    for (const job of [...first, ...second]) {
+      expect(job.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(Math.abs(idMillis(job.id) - job.createdAt.getTime())).toBeLessThan(5_000);
+    }
+    expect(new Set(first.map((j) => j.id)).size).toBe(50);
+    for (const job of first) expect(second[0].id > job.id).toBe(true);
+  });
+});
+
+/** The Unix milliseconds in a version-7 UUID's first 48 bits. */
+function idMillis(id: string): number {
+  return parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+}
