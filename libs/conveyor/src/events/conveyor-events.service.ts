@@ -25,6 +25,8 @@ export interface ConveyorEventMap {
   stale: [jobId: string, worker: string];
   /** The sweeper returned expired leases. */
   rescued: [count: number];
+  /** The maintenance leader finished a round of queries (lease rescue, retention). */
+  maintained: [];
   /** A job this worker finished went back to waiting; it is due at `at` (epoch ms). */
   requeued: [at: number];
   /** A slot or buffer space freed up: the poller may claim more. */

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CONVEYOR_OPTIONS, MAINTENANCE_INTERVAL_NAME } from '../conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { ConveyorEvents } from '../events/conveyor-events.service';
 import { LeaderElection } from './leader-election.service';
 import { LeaseSweeper } from './lease-sweeper.service';
 import { RetentionCleaner } from './retention-cleaner.service';
@@ -21,6 +22,7 @@ export class MaintenanceService {
     private readonly leader: LeaderElection,
     private readonly sweeper: LeaseSweeper,
     private readonly retention: RetentionCleaner,
+    private readonly events: ConveyorEvents,
   ) {}
 
   start(): void {
@@ -49,6 +51,7 @@ export class MaintenanceService {
     try {
       await this.sweeper.sweep(runner);
       await this.retention.clean(runner);
+      this.events.emit('maintained');
     } catch (err) {
       this.logger.warn(`Maintenance round failed: ${(err as Error).message}`);
     }

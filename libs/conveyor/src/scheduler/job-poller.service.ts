@@ -19,6 +19,11 @@ const CLOCK_SLACK_MS = 20;
  * Wake-ups that arrive while a claim is in flight are folded into one more round, so a burst of
  * notifications costs one query, not one each. Each round asks for exactly the pool's free room and
  * goes again at once when it got all it asked for.
+ *
+ * The fallback interval only catches work nobody announced (a retry another instance scheduled, a lost
+ * notification), so a tick is skipped when this instance already talked to the database since the last
+ * one — a claim in the last half interval, or the leader's maintenance round: an idle instance makes at
+ * most one query per poll interval, and unannounced work waits at most one interval longer.
  */
 @Injectable()
 export class JobPoller {
@@ -32,6 +37,10 @@ export class JobPoller {
   private dueAt = Infinity;
   private unsubscribe: (() => void)[] = [];
   private lastPoll: Date | null = null;
+  /** When the last claim returned, epoch ms. */
+  private lastClaimAt = 0;
+  /** The leader's maintenance round queried the database since the last fallback tick. */
+  private maintainedSinceTick = false;
   private lastErrorMessage: string | null = null;
 
   constructor(
@@ -58,8 +67,9 @@ export class JobPoller {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.schedulerRegistry.addInterval(POLL_INTERVAL_NAME, setInterval(() => this.wake(), this.options.pollIntervalMs));
+    this.schedulerRegistry.addInterval(POLL_INTERVAL_NAME, setInterval(() => this.fallbackPoll(), this.options.pollIntervalMs));
     this.unsubscribe = [
+      this.events.on('maintained', () => (this.maintainedSinceTick = true)),
       this.events.on('capacity', () => {
         if (this.moreLikely && this.pool.wantsRefill()) this.wake();
       }),
@@ -76,6 +86,14 @@ export class JobPoller {
     this.unsubscribe = [];
     if (this.dueTimer) clearTimeout(this.dueTimer);
     this.dueTimer = null;
+  }
+
+  /** The interval's tick: claim unless this instance queried the database since the last tick. */
+  private fallbackPoll(): void {
+    const maintained = this.maintainedSinceTick;
+    this.maintainedSinceTick = false;
+    if (maintained || Date.now() - this.lastClaimAt < this.options.pollIntervalMs / 2) return;
+    this.wake();
   }
 
   /** A NOTIFY arrived: its payload is the earliest run_at (epoch ms) among the rows it announces. */
@@ -130,6 +148,7 @@ export class JobPoller {
         }
         const jobs = await this.strategy.claim(filter, this.options.workerId, this.options.leaseMs);
         this.lastPoll = new Date();
+        this.lastClaimAt = this.lastPoll.getTime();
         this.lastErrorMessage = null;
         this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
         this.pool.accept(jobs);
