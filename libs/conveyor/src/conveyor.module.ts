@@ -19,6 +19,19 @@ import { WorkerOrchestrator } from './worker/worker-orchestrator.service';
 
 const core = [ConveyorDatabase, ConveyorEvents, MigratorService];
 
+/** The engine's parts, imported and handed on to the app as they are. */
+const engineModules = [
+  HandlersModule,
+  JobsModule,
+  WorkerModule,
+  ExternalWorkersModule,
+  SchedulerPollerModule,
+  MaintenanceModule,
+  CronModule,
+  HealthModule,
+  MetricsModule,
+];
+
 /**
  * The Conveyor engine as a dynamic module: import `ConveyorModule.forRoot({...})` next to
  * `TypeOrmModule.forRoot(...)`. It brings the job service, the handler registry, the worker pool with
@@ -26,17 +39,7 @@ const core = [ConveyorDatabase, ConveyorEvents, MigratorService];
  * routes, so any Nest app can embed it; the REST API is `ConveyorHttpModule`.
  */
 @Module({
-  imports: [
-    HandlersModule,
-    JobsModule,
-    WorkerModule,
-    ExternalWorkersModule,
-    SchedulerPollerModule,
-    MaintenanceModule,
-    CronModule,
-    HealthModule,
-    MetricsModule,
-  ],
+  imports: [...engineModules],
   providers: [
     { provide: CONVEYOR_OPTIONS, inject: [CONVEYOR_MODULE_INPUT], useFactory: (input: ConveyorOptionsInput) => validateConveyorOptions(input) },
     ...core,
@@ -47,15 +50,7 @@ const core = [ConveyorDatabase, ConveyorEvents, MigratorService];
     CONVEYOR_OPTIONS,
     ...core,
     WorkerOrchestrator,
-    HandlersModule,
-    JobsModule,
-    WorkerModule,
-    ExternalWorkersModule,
-    SchedulerPollerModule,
-    MaintenanceModule,
-    CronModule,
-    HealthModule,
-    MetricsModule,
+    ...engineModules,
   ],
 })
 export class ConveyorModule extends ConveyorConfigurableModule {}
