@@ -95,16 +95,13 @@ export class WorkerPool {
     if (free === 0) return null;
     const load = this.loadByGroup();
     // Types declared external are left to HTTP workers even when a handler for them is registered here.
-    const types = this.registry
-      .all()
-      .filter((h) => !this.options.externalTypes.includes(h.type))
-      .filter((h) => h.concurrency === null || (load.types.get(h.type) ?? 0) < h.concurrency)
-      .map((h) => h.type);
+    const local = this.registry.all().filter((h) => !this.options.externalTypes.includes(h.type));
+    const types = local.filter((h) => h.concurrency === null || (load.types.get(h.type) ?? 0) < h.concurrency).map((h) => h.type);
     if (types.length === 0) return null;
     const excludedQueues = Object.entries(this.options.queueConcurrency)
       .filter(([queue, limit]) => (load.queues.get(queue) ?? 0) >= limit)
       .map(([queue]) => queue);
-    this.lastClaimCapped = excludedQueues.length > 0 || types.length < this.localTypeCount();
+    this.lastClaimCapped = excludedQueues.length > 0 || types.length < local.length;
     return { types, excludedQueues, limit: free };
   }
 
@@ -114,11 +111,6 @@ export class WorkerPool {
    */
   get claimWasCapped(): boolean {
     return this.lastClaimCapped;
-  }
-
-  /** Types this pool runs itself (registered, not left to external workers). */
-  private localTypeCount(): number {
-    return this.registry.all().filter((h) => !this.options.externalTypes.includes(h.type)).length;
   }
 
   /** Takes freshly claimed jobs and starts as many as slots allow. */
