@@ -98,7 +98,8 @@ describe('shutdown', () => {
       engine: { shutdownGraceMs: 5_000 },
     });
     const server = t.app.getHttpServer();
-    expect((await request(server).get('/health/ready')).status).toBe(200);
+    // Ready once the poller's first claim has returned (it starts with the app, unawaited).
+    await waitFor(async () => (await request(server).get('/health/ready')).status === 200, { message: 'the app to report ready' });
     const job = await t.jobs.enqueue('TEST_RECORD', { sleepMs: 1500 });
     await waitFor(async () => (await t.jobs.get(job.id)).status === JobStatus.RUNNING);
     const closing = t.close();
