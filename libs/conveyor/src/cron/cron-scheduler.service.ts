@@ -2,12 +2,12 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { SqlRunner } from '../database/sql-runner.interface';
 import { ConveyorEvents } from '../events/conveyor-events.service';
+import { insertRows } from '../jobs/insert-jobs';
 import { JobRequestValidator } from '../jobs/job-request.validator';
 import { JobRow, mapJobRow } from '../jobs/job-row.mapper';
 import { LogRecord } from '../logging/log-record';
 import {
   databaseClock,
-  jobInsertMany,
   NewJobRow,
   run,
   scheduleAdvanceMany,
@@ -150,9 +150,9 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
         advances.push({ name: s.name, tick: ticks[ticks.length - 1], cron: s.cron });
       }
       if (rows.length === 0) return { now, created: [] as JobRow[] };
-      const inserted = (await run<JobRow>(tx, jobInsertMany(t, rows))).rows;
+      const inserted = await insertRows(tx, t, rows);
       await run(tx, scheduleAdvanceMany(t, advances));
-      return { now, created: inserted };
+      return { now, created: [...inserted.values()] };
     });
     if (created.length > 0) {
       const jobs = created.map((r) => mapJobRow(r));

@@ -1,13 +1,16 @@
 import { SqlRunner } from '../database/sql-runner.interface';
 import { IdempotencyConflictError } from '../errors/job-request.errors';
-import { NewJobRow, SqlTables } from '../sql';
+import { jobInsertMany, NewJobRow, SqlTables } from '../sql';
 import { insertJobs } from './insert-jobs';
 import { JobRow } from './job-row.mapper';
 
 const tables: SqlTables = { schema: '"s"', jobs: '"s".conveyor_jobs', queues: '"s".conveyor_queues', key: 'k' };
 
+let ids = 0;
+
 function request(over: Partial<NewJobRow> = {}): NewJobRow {
   return {
+    id: `id-${++ids}`,
     queue: 'default',
     type: 'T',
     payload: {},
@@ -38,16 +41,32 @@ function scripted(answers: Array<[RegExp, JobRow[]]>): SqlRunner & { seen: strin
 }
 
 const INSERT = /^\s*INSERT/;
+
+function returned(id: string, seq: string, at: Date): JobRow {
+  return { id, seq, status: 'PENDING', run_at: at, created_at: at };
+}
 const BY_IDEMPOTENCY = /idempotency_key = ANY/;
 const BY_UNIQUE = /unnest\(\$1::text\[\], \$2::text\[\]\)/;
 
 describe('insertJobs', () => {
-  it('rows without keys take one statement and are answered in insertion order', async () => {
-    const runner = scripted([[INSERT, [{ id: 'b', seq: '2' }, { id: 'a', seq: '1' }]]]);
-    const { answers, created } = await insertJobs(runner, tables, [request(), request()]);
-    expect(answers.map((r) => r.id)).toEqual(['a', 'b']);
+  it('rows without keys take one statement and are answered by id, completed from the request', async () => {
+    const [a, b] = [request({ payload: { n: 1 } }), request({ payload: { n: 2 }, queue: 'q' })];
+    const runAt = new Date();
+    // Returned in another order than requested: matched by id, not by position.
+    const runner = scripted([[INSERT, [returned(b.id, '2', runAt), returned(a.id, '1', runAt)]]]);
+    const { answers, created } = await insertJobs(runner, tables, [a, b]);
+    expect(answers.map((r) => [r.id, r.seq, r.payload, r.queue])).toEqual([
+      [a.id, '1', { n: 1 }, 'default'],
+      [b.id, '2', { n: 2 }, 'q'],
+    ]);
+    expect(answers[0]).toMatchObject({ status: 'PENDING', attempts: 0, version: 1, errors: [], run_at: runAt, updated_at: runAt });
     expect(created).toHaveLength(2);
     expect(runner.seen).toHaveLength(1);
+  });
+
+  it('a statement without keys leaves out ON CONFLICT; one with a key keeps it', () => {
+    expect(jobInsertMany(tables, [request()]).text).not.toContain('ON CONFLICT');
+    expect(jobInsertMany(tables, [request(), request({ unique_key: 'u' })]).text).toContain('ON CONFLICT DO NOTHING');
   });
 
   it('a skipped unique row is answered with the waiting job that holds its key', async () => {
@@ -62,15 +81,15 @@ describe('insertJobs', () => {
   });
 
   it('inserts again when the holder finished between the skipped insert and the read', async () => {
-    const fresh = { id: 'n', seq: '2', type: 'T', unique_key: 'u' };
+    const row = request({ unique_key: 'u' });
     const runner = scripted([
       [INSERT, []],
       [BY_UNIQUE, []],
-      [INSERT, [fresh]],
+      [INSERT, [returned(row.id, '2', new Date())]],
     ]);
-    const { answers, created } = await insertJobs(runner, tables, [request({ unique_key: 'u' })]);
-    expect(answers).toEqual([fresh]);
-    expect(created).toEqual([fresh]);
+    const { answers, created } = await insertJobs(runner, tables, [row]);
+    expect(answers.map((r) => [r.id, r.unique_key])).toEqual([[row.id, 'u']]);
+    expect(created).toEqual(answers);
   });
 
   it('an idempotency key answers first, and a different request under it is a 409', async () => {

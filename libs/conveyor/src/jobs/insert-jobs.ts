@@ -1,7 +1,16 @@
 import { MESSAGES } from '../conveyor.messages';
 import { SqlRunner } from '../database/sql-runner.interface';
 import { IdempotencyConflictError, JobStateConflictError } from '../errors/job-request.errors';
-import { jobGetByIdempotencyKeys, jobGetByUniqueKeys, jobInsertMany, NewJobRow, run, SqlTables } from '../sql';
+import {
+  InsertedJobColumns,
+  jobGetByIdempotencyKeys,
+  jobGetByUniqueKeys,
+  jobInsertMany,
+  NewJobRow,
+  run,
+  SqlTables,
+  storedJobRow,
+} from '../sql';
 import { JobRow } from './job-row.mapper';
 
 /** What {@link insertJobs} did: the stored row answering each request row, and the rows it created. */
@@ -34,29 +43,40 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
       const row = rows[pending[0]];
       throw new JobStateConflictError(MESSAGES.uniqueKeyContention(row.idempotency_key ?? row.unique_key ?? ''));
     }
-    const inserted = (await run<JobRow>(runner, jobInsertMany(t, pending.map((i) => rows[i])))).rows;
-    created.push(...inserted);
-    const holders = await keyHolders(runner, t, inserted, pending.map((i) => rows[i]));
-    const plain = inserted.filter((r) => !r.idempotency_key && !r.unique_key).sort((a, b) => Number(a.seq) - Number(b.seq));
-    let next = 0;
+    const batch = pending.map((i) => rows[i]);
+    const inserted = await insertRows(runner, t, batch);
+    created.push(...inserted.values());
+    // Every row inserted (always so without keys): nothing to look up.
+    const holders = inserted.size === batch.length ? null : await keyHolders(runner, t, [...inserted.values()], batch);
     const again: number[] = [];
     for (const i of pending) {
       const row = rows[i];
-      if (!row.idempotency_key && !row.unique_key) {
-        answers[i] = plain[next++];
+      const mine = inserted.get(row.id);
+      if (mine) {
+        answers[i] = mine;
         continue;
       }
-      const byIdempotency = row.idempotency_key ? holders.byIdempotencyKey.get(row.idempotency_key) : undefined;
+      const byIdempotency = row.idempotency_key ? holders!.byIdempotencyKey.get(row.idempotency_key) : undefined;
       if (byIdempotency && byIdempotency.idempotency_hash !== row.idempotency_hash) {
         throw new IdempotencyConflictError(MESSAGES.idempotencyMismatch(row.idempotency_key!));
       }
-      const stored = byIdempotency ?? (row.unique_key ? holders.byUniqueKey.get(uniqueId(row.type, row.unique_key)) : undefined);
+      const stored = byIdempotency ?? (row.unique_key ? holders!.byUniqueKey.get(uniqueId(row.type, row.unique_key)) : undefined);
       if (stored) answers[i] = stored;
       else again.push(i);
     }
     pending = again;
   }
   return { answers, created };
+}
+
+/** Inserts `rows` with one statement; the stored rows of those inserted, by id, in insertion order. */
+export async function insertRows(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<Map<string, JobRow>> {
+  const returned = (await run<InsertedJobColumns>(runner, jobInsertMany(t, rows))).rows;
+  const byId = new Map<string, NewJobRow>();
+  for (const r of rows) byId.set(r.id, r);
+  const inserted = new Map<string, JobRow>();
+  for (const r of returned) inserted.set(r.id, storedJobRow(byId.get(r.id)!, r));
+  return inserted;
 }
 
 /** The jobs holding the keys of `rows`: those just inserted first, then (one read per kind) the existing ones. */

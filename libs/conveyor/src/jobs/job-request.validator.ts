@@ -10,10 +10,12 @@ import { HandlerRegistry } from '../handlers/handler-registry.service';
 import { NewJobRow } from '../sql/job-insert-many.sql';
 import { canonicalJson } from './canonical-json';
 import { isPlainlyValidEnvelope } from './envelope-fast-path';
+import { newJobId } from './job-id';
 import { findUnstorableJson } from './json-safety';
 import { SubmitJobDto } from './submit-job.dto';
 
 const ENVELOPE_KEYS = ['type', 'payload', 'queue', 'priority', 'runAt', 'delayMs', 'maxAttempts', 'idempotencyKey', 'uniqueKey'];
+const ENVELOPE_KEY_SET = new Set(ENVELOPE_KEYS);
 const ENVELOPE_STRINGS = ['type', 'queue', 'runAt', 'idempotencyKey', 'uniqueKey'] as const;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -42,6 +44,7 @@ export class JobRequestValidator {
     const maxAttempts = req.maxAttempts ?? handler?.maxAttempts ?? this.options.defaultMaxAttempts;
     const key = req.idempotencyKey ?? null;
     return {
+      id: newJobId(),
       queue,
       type: req.type,
       payload: req.payload,
@@ -61,6 +64,11 @@ export class JobRequestValidator {
       return [{ field: path.replace(/\.$/, '') || 'body', problems: ['must be a JSON object'] }];
     }
     const raw = input as Record<string, unknown>;
+    // The common submission skips the DTO copy and class-validator (see isPlainlyValidEnvelope). Only a plain
+    // object qualifies, so every field read below is an own field, as the DTO copy would have seen it.
+    if (isPlainRecord(raw) && hasOnlyEnvelopeKeys(raw) && isPlainlyValidEnvelope(raw) && this.isKnownType(raw.type as string)) {
+      return this.checkPayloadOf(raw.type as string, raw.payload, path);
+    }
     const problems: FieldProblem[] = [];
     const unknown = Object.keys(raw).filter((k) => !ENVELOPE_KEYS.includes(k));
     for (const k of unknown) problems.push({ field: `${path}${k}`, problems: ['is not a known field'] });
@@ -84,13 +92,15 @@ export class JobRequestValidator {
       problems.push({ field: `${path}type`, problems: [MESSAGES.unknownType(dto.type)] });
     }
     if (problems.length > 0) return problems;
+    return this.checkPayloadOf(dto.type, dto.payload, path);
+  }
 
-    const unstorable = findUnstorableJson(dto.payload, `${path}payload`);
+  /** Problems of the payload of a job whose envelope is valid: storable as jsonb, and valid for its handler. */
+  private checkPayloadOf(type: string, payload: unknown, path: string): FieldProblem[] {
+    const unstorable = findUnstorableJson(payload, `${path}payload`);
     if (unstorable) return [{ field: unstorable.field, problems: [unstorable.problem] }];
-
-    const payloadClass = this.registry.get(dto.type)?.payloadClass;
-    if (payloadClass) problems.push(...this.checkPayload(payloadClass, dto.payload, `${path}payload`));
-    return problems;
+    const payloadClass = this.registry.get(type)?.payloadClass;
+    return payloadClass ? this.checkPayload(payloadClass, payload, `${path}payload`) : [];
   }
 
   isKnownType(type: string): boolean {
@@ -106,6 +116,17 @@ export class JobRequestValidator {
     const instance = plainToInstance(cls, payload) as object;
     return flatten(validateSync(instance, { whitelist: true, forbidNonWhitelisted: true }), `${field}.`);
   }
+}
+
+/** An object literal or JSON.parse result: no class, no inherited fields. */
+function isPlainRecord(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function hasOnlyEnvelopeKeys(raw: Record<string, unknown>): boolean {
+  for (const k in raw) if (!ENVELOPE_KEY_SET.has(k)) return false;
+  return true;
 }
 
 /**

@@ -63,9 +63,9 @@ export class JobsService {
 
   /** Enqueues many jobs from code with one statement, all or nothing. */
   async enqueueMany(requests: JobRequest[], options: Pick<EnqueueOptions, 'manager'> = {}): Promise<Job[]> {
-    const normalized = requests.map((r) => ({ ...r, runAt: r.runAt instanceof Date ? r.runAt.toISOString() : r.runAt }));
-    if (options.manager) return this.insertBatch(this.db.runnerFor(options.manager), normalized);
-    return this.db.transaction((tx) => this.insertBatch(tx, normalized));
+    const normalized = requests.map((r) => (r.runAt instanceof Date ? { ...r, runAt: r.runAt.toISOString() } : r));
+    const rows = this.validateBatch(normalized);
+    return this.insertBatch(rows, options.manager ? this.db.runnerFor(options.manager) : undefined);
   }
 
   /** One submission (REST or code): 201-style `created: true`, or the earlier job for a repeated key. */
@@ -88,10 +88,11 @@ export class JobsService {
         { field: 'jobs', problems: [`must hold between 1 and ${this.options.maxBatchSize} jobs`] },
       ]);
     }
-    return this.db.transaction((tx) => this.insertBatch(tx, inputs));
+    return this.insertBatch(this.validateBatch(inputs));
   }
 
-  private async insertBatch(runner: SqlRunner, inputs: unknown[]): Promise<Job[]> {
+  /** Every submission of a batch checked; one JobValidationError naming every bad field, or the rows. */
+  private validateBatch(inputs: unknown[]): NewJobRow[] {
     const rows: NewJobRow[] = [];
     const problems = [];
     for (let i = 0; i < inputs.length; i++) {
@@ -103,8 +104,22 @@ export class JobsService {
       }
     }
     if (problems.length > 0) throw new JobValidationError(`Invalid batch: ${problems.map((p) => p.field).join(', ')}`, problems);
+    return rows;
+  }
 
-    const { answers, created } = await insertJobs(runner, this.db.tables, rows);
+  /**
+   * Inserts validated rows, all or nothing: in the caller's transaction when given one; else rows without
+   * keys go in as one statement on the pool (a statement is atomic by itself, and BEGIN and COMMIT would
+   * be two more round trips per batch), and rows with keys, whose conflicts can take further reads and
+   * inserts, in a transaction of their own.
+   */
+  private async insertBatch(rows: NewJobRow[], callerRunner?: SqlRunner): Promise<Job[]> {
+    const keyed = rows.some((r) => r.idempotency_key !== null || r.unique_key !== null);
+    const { answers, created } = callerRunner
+      ? await insertJobs(callerRunner, this.db.tables, rows)
+      : keyed
+        ? await this.db.transaction((tx) => insertJobs(tx, this.db.tables, rows))
+        : await insertJobs(this.db.pool, this.db.tables, rows);
     // Most answers are the created rows themselves: map each stored row once.
     const mapped = new Map<JobRow, Job>();
     const jobOf = (r: JobRow) => mapped.get(r) ?? mapped.set(r, mapJobRow(r)).get(r)!;

@@ -108,7 +108,8 @@ export class ConveyorMetrics implements OnModuleDestroy {
 
     this.unsubscribe = [
       events.on('submitted', (jobs) => {
-        for (const job of jobs) this.submitted.inc(labelsOf(job));
+        // A batch is mostly one queue and type: one increment per series, not one per job.
+        for (const [job, count] of countBySeries(jobs)) this.submitted.inc(labelsOf(job), count);
       }),
       events.on('claimed', (jobs, requested) => {
         this.claimReturned.observe(jobs.length);
@@ -142,6 +143,19 @@ export class ConveyorMetrics implements OnModuleDestroy {
 
 function labelsOf(job: Pick<Job, 'queue' | 'type'>): Record<JobLabel, string> {
   return { queue: job.queue, type: job.type };
+}
+
+/** Jobs counted per (queue, type); each series is keyed by the first job seen in it. */
+function countBySeries(jobs: Job[]): Map<Job, number> {
+  const counts = new Map<Job, number>();
+  let last: Job | undefined;
+  for (const job of jobs) {
+    if (!last || last.queue !== job.queue || last.type !== job.type) {
+      last = [...counts.keys()].find((k) => k.queue === job.queue && k.type === job.type) ?? job;
+    }
+    counts.set(last, (counts.get(last) ?? 0) + 1);
+  }
+  return counts;
 }
 
 /** A gauge `collect` that sets the gauge to `read()` at scrape time. */
