@@ -4,7 +4,10 @@ import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 
-/** Job ids are UUID version 7: the first 48 bits are the insert's Unix milliseconds (migration 0004). */
+/**
+ * Job ids are UUID version 7: the first 48 bits are Unix milliseconds. The submitting process makes them
+ * (jobs/job-id.ts); a row inserted by hand gets one from the column default (migration 0004).
+ */
 describe('job ids', () => {
   let schema: TestSchema;
   let recorder: Pool;
@@ -43,6 +46,27 @@ describe('job ids', () => {
     }
     expect(new Set(first.map((j) => j.id)).size).toBe(50);
     for (const job of first) expect(second[0].id > job.id).toBe(true);
+    // Within a batch the ids follow the request order, as seq does.
+    const bySeq = [...first].sort((a, b) => Number(a.seq) - Number(b.seq));
+    expect(bySeq.map((j) => j.payload)).toEqual(first.map((_, i) => ({ i })));
+    expect(bySeq.map((j) => j.id)).toEqual([...first.map((j) => j.id)].sort());
+  });
+
+  it('what enqueueMany returns is the stored row (the insert sends back only what PostgreSQL decided)', async () => {
+    const returned = await t.jobs.enqueueMany([
+      { type: 'TEST_RECORD', payload: { a: 1, nested: { b: [1, 'two', null] } } },
+      { type: 'TEST_RECORD', payload: { later: true }, delayMs: 60_000, priority: -3, maxAttempts: 2, queue: 'ids' },
+      { type: 'TEST_RECORD', payload: { keyed: true }, idempotencyKey: 'ids-1', uniqueKey: 'ids-u' },
+    ]);
+    for (const job of returned) expect(await t.jobs.get(job.id)).toEqual(job);
+    expect(returned.map((j) => j.status)).toEqual(['PENDING', 'SCHEDULED', 'PENDING']);
+  });
+
+  it('a row inserted without an id gets a version-7 one from the column default', async () => {
+    const { rows } = await t.sql.query<{ id: string }>(
+      `INSERT INTO "${schema.schema}".conveyor_jobs (type, payload) VALUES ('TEST_RECORD', '{}') RETURNING id`,
+    );
+    expect(rows[0].id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });
 
