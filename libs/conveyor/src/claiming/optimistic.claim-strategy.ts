@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ClaimConnections } from '../database/claim-connections.service';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { Job } from '../jobs/job.entity';
 import { JobRow, mapClaimedJobRow } from '../jobs/job-row.mapper';
@@ -24,14 +25,17 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
   readonly name = 'optimistic';
   readonly shortClaimsMayLeaveWork = true;
 
-  constructor(private readonly db: ConveyorDatabase) {}
+  constructor(
+    private readonly db: ConveyorDatabase,
+    private readonly claims: ClaimConnections,
+  ) {}
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
     const claimed: Job[] = [];
     for (let round = 0; round < MAX_ROUNDS && claimed.length < filter.limit; round++) {
       const want = filter.limit - claimed.length;
       const { rows: candidates } = await run<{ id: string; version: number }>(
-        this.db.pool,
+        this.claims.runner,
         jobClaimCandidates(this.db.tables, { ...filter, limit: want }),
       );
       if (candidates.length === 0) break;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ClaimConnections } from '../database/claim-connections.service';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { Job } from '../jobs/job.entity';
 import { JobRow, mapClaimedJobRow } from '../jobs/job-row.mapper';
@@ -17,10 +18,13 @@ export class SkipLockedClaimStrategy implements ClaimStrategy {
   readonly name = 'skip-locked';
   readonly shortClaimsMayLeaveWork = false;
 
-  constructor(private readonly db: ConveyorDatabase) {}
+  constructor(
+    private readonly db: ConveyorDatabase,
+    private readonly claims: ClaimConnections,
+  ) {}
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
-    const { rows } = await run<JobRow>(this.db.pool, jobClaimSkipLocked(this.db.tables, filter, workerId, leaseMs));
+    const { rows } = await run<JobRow>(this.claims.runner, jobClaimSkipLocked(this.db.tables, filter, workerId, leaseMs));
     return sortClaimed(rows.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
   }
 }

@@ -116,9 +116,14 @@ export class ConveyorDatabase {
     }
   }
 
-  private async poolQuery<R>(text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
+  private poolQuery<R>(text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
+    return this.queryOn<R>(this.pgPool, text, values, name);
+  }
+
+  /** Runs one statement on `pool` (the engine's, or another it owns) with the engine's type parsers. */
+  async queryOn<R>(pool: Pool, text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
     try {
-      const res = await this.pgPool.query(queryConfig(text, values, name));
+      const res = await pool.query(queryConfig(text, values, name));
       return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
       throw this.translate(err);

@@ -103,7 +103,7 @@ export class JobsService {
         problems.push(...(err.details ?? []));
       }
     }
-    if (problems.length > 0) throw new JobValidationError(`Invalid batch: ${problems.map((p) => p.field).join(', ')}`, problems);
+    if (problems.length > 0) throw new JobValidationError(batchProblemMessage(problems.map((p) => p.field)), problems);
     return rows;
   }
 
@@ -194,6 +194,14 @@ export class JobsService {
 
   /** Statuses as stored; exported for callers that want to check a filter value. */
   static readonly statuses = Object.values(JobStatus);
+}
+
+/** Fields named in a batch's error message; the details list every one. */
+const MESSAGE_FIELDS = 10;
+
+function batchProblemMessage(fields: string[]): string {
+  const named = fields.slice(0, MESSAGE_FIELDS).join(', ');
+  return `Invalid batch: ${named}${fields.length > MESSAGE_FIELDS ? ` and ${fields.length - MESSAGE_FIELDS} more` : ''}`;
 }
 
 /** Largest value of the bigint `seq` column. */

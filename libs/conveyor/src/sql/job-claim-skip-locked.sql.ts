@@ -1,11 +1,13 @@
 import { ClaimFilter } from './claim-filter.interface';
 import { claimSet } from './claim-set';
+import { CLAIMABLE_PARAMS, claimableSelect } from './claimable-select';
 import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
 
 /**
- * Claims up to `limit` due jobs in one statement. `conveyor_claimable_lock` walks the partial claim index
- * in (priority, run_at) order and skips rows another transaction holds, so concurrent workers never wait on
- * each other and never take the same row; the locks it takes last until this statement ends. The UPDATE
+ * Claims up to `limit` due jobs in one statement. The inner query walks the partial claim index in
+ * (priority, run_at) order and skips rows another transaction holds, so concurrent workers never wait on
+ * each other and never take the same row; the locks it takes last until this statement ends. It must run
+ * on a claim connection (planner settings that keep it on the index: see ClaimConnections). The UPDATE
  * finds the picked rows with `= ANY(ARRAY(…))`, a primary-key lookup: a join would let the planner
  * hash-join against a sequential scan of the whole table, which grows with every finished row kept.
  */
@@ -14,7 +16,8 @@ export function jobClaimSkipLocked(t: SqlTables, f: ClaimFilter, workerId: strin
     name: `job_claim_sl_${t.key}`,
     text: `
 UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6')}
-WHERE j.id = ANY(ARRAY(SELECT p.id FROM ${t.schema}.conveyor_claimable_lock($1::text[], $2::text[], $3::text[], $4::int) p))
+WHERE j.id = ANY(ARRAY(${claimableSelect(t.jobs, t.queues, CLAIMABLE_PARAMS, 'c.id')}
+  FOR UPDATE OF c SKIP LOCKED))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}`,
     values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs],
   };
