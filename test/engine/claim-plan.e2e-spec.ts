@@ -1,5 +1,5 @@
 import { ClaimConnections, ConveyorDatabase } from '@conveyor/core';
-import { jobClaimCandidates, jobClaimSkipLocked } from '../../libs/conveyor/src/sql';
+import { jobClaimByVersion, jobClaimSkipLocked } from '../../libs/conveyor/src/sql';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 
@@ -35,7 +35,7 @@ describe('claim plan', () => {
 
   it.each([
     ['skip-locked claim', () => jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000)],
-    ['optimistic candidate read', () => jobClaimCandidates(t.app.get(ConveyorDatabase).tables, filter)],
+    ['optimistic claim', () => jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000)],
   ])('the %s walks the claim index, with no sort, bitmap or sequential scan', async (_name, statement) => {
     const { text, values } = statement();
     const { rows } = await t.app.get(ClaimConnections).runner.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`, values);

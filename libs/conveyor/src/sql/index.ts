@@ -1,7 +1,6 @@
 export * from './claim-filter.interface';
 export * from './job-cancel.sql';
 export * from './job-claim-by-version.sql';
-export * from './job-claim-candidates.sql';
 export * from './job-claim-skip-locked.sql';
 export * from './job-count-active.sql';
 export * from './job-count-by-queue.sql';

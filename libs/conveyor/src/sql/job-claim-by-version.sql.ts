@@ -1,44 +1,43 @@
+import { ClaimFilter } from './claim-filter.interface';
 import { claimSet } from './claim-set';
+import { CLAIMABLE_PARAMS, claimableSelect } from './claimable-select';
 import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
 
 /**
- * Optimistic claim, step 2: compare-and-set every candidate on its @VersionColumn in one statement.
- * A row another worker claimed first has a new version (and is RUNNING), so it is simply not updated.
+ * The optimistic claim, in one statement (one round trip, like the skip-locked claim): read the head of
+ * the queue without taking any lock, noting each row's @VersionColumn, then compare-and-set every
+ * candidate on that version.
  *
- * Two claimers may race for overlapping candidates. The candidates are locked first, in id order, and a
- * row locked by anyone else is skipped rather than waited for: it is being claimed by another worker (it
- * won that race) or finished by the worker that already claimed it. Waiting was not safe: PostgreSQL
- * keeps the lock on a row whose re-check failed (a candidate claimed elsewhere in the meantime), so a
- * claimer could hold a lock on another worker's RUNNING row while waiting for a second one that worker's
- * batched completion had already updated — and that completion waited for the first: a deadlock, seen
- * with two processes draining 20,000 jobs. A claimer that never waits cannot be part of a cycle.
- * The version check still decides the race: a candidate whose version moved on is not updated. It is also
- * the only state check: every statement that changes a job's status bumps its version, so an unchanged
- * version means the job is still in the claimable state the candidate read saw. Spelling out
- * `status IN (claimable)` as well let the planner read the rows through the partial claim index and filter
- * them by id — every waiting job, on every claim (9,900 rows removed by filter at 10,000 queued) — instead
- * of 100 primary-key lookups.
- * The UPDATE then finds the locked rows by primary key.
+ * - `candidates` is the optimistic read: no lock, so it may pick rows another worker is claiming at the
+ *   same moment. It must run on a claim connection (planner settings: see ClaimConnections).
+ * - `won` locks the candidates whose version is still the one read. A row another worker claimed after
+ *   this statement's snapshot is re-read at its newest version when locked (READ COMMITTED), its version
+ *   no longer matches, and it drops out: that worker won the race. A row locked right now is skipped rather
+ *   than waited for: it is being claimed by another worker, or finished by the worker that already holds
+ *   it. Waiting was not safe: PostgreSQL keeps the lock on a row whose re-check failed, so a claimer could
+ *   hold a lock on another worker's RUNNING row while waiting for a second one that worker's batched
+ *   completion had already updated — and that completion waited for the first (a deadlock, seen with two
+ *   processes draining 20,000 jobs). A claimer that never waits cannot be part of a cycle.
+ * - The version is the only state check: every statement that changes a job's status bumps its version,
+ *   so an unchanged version means the job is still in the claimable state the read saw.
+ * - Each returned row carries `candidates`, how many rows the read found, so the caller can tell a race
+ *   lost (fewer won than read: read again) from a short queue.
  */
-export function jobClaimByVersion(
-  t: SqlTables,
-  candidates: { id: string; version: number }[],
-  workerId: string,
-  leaseMs: number,
-): Statement {
+export function jobClaimByVersion(t: SqlTables, f: ClaimFilter, workerId: string, leaseMs: number): Statement {
   return {
     name: `job_claim_ver_${t.key}`,
     text: `
-WITH locked AS (
+WITH candidates AS MATERIALIZED (
+  ${claimableSelect(t.jobs, t.queues, CLAIMABLE_PARAMS)}
+), won AS (
   SELECT j.id FROM ${t.jobs} j
-  JOIN unnest($1::uuid[], $2::int[]) AS c(id, version) ON c.id = j.id AND c.version = j.version
-  WHERE j.id = ANY($1::uuid[])
-  ORDER BY j.id
+  JOIN candidates c ON c.id = j.id AND c.version = j.version
+  WHERE j.id = ANY(ARRAY(SELECT id FROM candidates))
   FOR NO KEY UPDATE OF j SKIP LOCKED
 )
-UPDATE ${t.jobs} j SET ${claimSet('j', '$3', '$4')}
-WHERE j.id = ANY(ARRAY(SELECT id FROM locked))
-RETURNING ${CLAIMED_JOB_COLUMNS('j')}`,
-    values: [candidates.map((c) => c.id), candidates.map((c) => c.version), workerId, leaseMs],
+UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6')}
+WHERE j.id = ANY(ARRAY(SELECT id FROM won))
+RETURNING ${CLAIMED_JOB_COLUMNS('j')}, (SELECT count(*) FROM candidates)::int AS candidates`,
+    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs],
   };
 }
