@@ -67,6 +67,7 @@ describe('insertJobs', () => {
   it('a statement without keys leaves out ON CONFLICT; one with a key keeps it', () => {
     expect(jobInsertMany(tables, [request()]).text).not.toContain('ON CONFLICT');
     expect(jobInsertMany(tables, [request(), request({ unique_key: 'u' })]).text).toContain('ON CONFLICT DO NOTHING');
+    expect(jobInsertMany(tables, [request({ idempotency_key: 'k' })]).text).toContain('ON CONFLICT DO NOTHING');
   });
 
   it('a skipped unique row is answered with the waiting job that holds its key', async () => {

@@ -41,9 +41,35 @@ export interface InsertedJobColumns {
  */
 export function jobInsertMany(t: SqlTables, rows: NewJobRow[]): Statement {
   const keyed = rows.some((r) => r.idempotency_key !== null || r.unique_key !== null);
+  const conflict = keyed ? '\nON CONFLICT DO NOTHING' : '';
+  // One row (every POST /jobs) binds its fields directly: no jsonb document to parse, no ordering to keep.
+  if (rows.length === 1) {
+    const r = rows[0];
+    return {
+      name: `job_insert_one_${keyed ? 'keyed' : 'plain'}_${t.key}`,
+      text: `${insertSelect(t)}
+FROM (VALUES ($1::uuid, $2::text, $3::text, $4::jsonb, $5::int, $6::timestamptz, $7::bigint, $8::int, $9::text, $10::text,
+     $11::text)) AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk)${conflict}
+RETURNING id, seq, status, run_at, created_at`,
+      values: [r.id, r.queue, r.type, JSON.stringify(r.payload) ?? null, r.priority, r.run_at, r.delay_ms, r.max_attempts,
+        r.idempotency_key, r.idempotency_hash, r.unique_key],
+    };
+  }
   return {
     name: `job_insert_${keyed ? 'keyed' : 'plain'}_${t.key}`,
-    text: `
+    text: `${insertSelect(t)}
+FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (i uuid, q text, t text, p jsonb, pr int, ra timestamptz, d bigint,
+     ma int, ik text, ih text, uk text))
+     WITH ORDINALITY AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk, ord)
+ORDER BY r.ord${conflict}
+RETURNING id, seq, status, run_at, created_at`,
+    values: [`[${rows.map(rowJson).join(',')}]`],
+  };
+}
+
+/** The INSERT and its select list over rows `r` (i id, q queue, t type, p payload, pr priority, ra run_at, …). */
+function insertSelect(t: SqlTables): string {
+  return `
 INSERT INTO ${t.jobs} (id, queue, type, payload, status, priority, run_at, max_attempts, idempotency_key, idempotency_hash,
   unique_key)
 SELECT r.i, r.q, r.t, coalesce(r.p, 'null'::jsonb),
@@ -51,14 +77,7 @@ SELECT r.i, r.q, r.t, coalesce(r.p, 'null'::jsonb),
             THEN 'SCHEDULED' ELSE 'PENDING' END,
        r.pr,
        coalesce(r.ra, now() + coalesce(r.d, 0) * interval '1 millisecond'),
-       r.ma, r.ik, r.ih, r.uk
-FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (i uuid, q text, t text, p jsonb, pr int, ra timestamptz, d bigint,
-     ma int, ik text, ih text, uk text))
-     WITH ORDINALITY AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk, ord)
-ORDER BY r.ord${keyed ? '\nON CONFLICT DO NOTHING' : ''}
-RETURNING id, seq, status, run_at, created_at`,
-    values: [`[${rows.map(rowJson).join(',')}]`],
-  };
+       r.ma, r.ik, r.ih, r.uk`;
 }
 
 /**
