@@ -8,6 +8,7 @@ import { JobStatus } from '../jobs/job-status';
 import { WorkerPool } from '../worker/worker-pool.service';
 import { CONVEYOR_METRICS_REGISTRY, METRIC_PREFIX as P } from './metrics.constants';
 import { QueueDepthReader } from './queue-depth.reader';
+import { SeriesCache } from './series-cache';
 
 type JobLabel = 'queue' | 'type';
 
@@ -106,6 +107,13 @@ export class ConveyorMetrics implements OnModuleDestroy {
       },
     });
 
+    // Per-job observations go through cached children (see SeriesCache).
+    const outcomeSeries = Object.fromEntries(
+      Object.entries(this.outcomes).map(([outcome, counter]) => [outcome, new SeriesCache((queue, type) => counter.labels(queue, type))]),
+    ) as Record<JobOutcome, SeriesCache<Counter.Internal>>;
+    const durationSeries = new SeriesCache((queue, type, outcome) => this.duration.labels(queue, type, outcome));
+    const latencySeries = new SeriesCache((queue, type) => this.latency.labels(queue, type));
+
     this.unsubscribe = [
       events.on('submitted', (jobs) => {
         // A batch is mostly one queue and type: one increment per series, not one per job.
@@ -115,10 +123,12 @@ export class ConveyorMetrics implements OnModuleDestroy {
         this.claimReturned.observe(jobs.length);
         this.claimRequested.observe(requested);
       }),
-      events.on('started', (job, readyAt) => this.latency.observe(labelsOf(job), Math.max(0, Date.now() - readyAt.getTime()) / 1000)),
+      events.on('started', (job, readyAt) =>
+        latencySeries.get(job.queue, job.type).observe(Math.max(0, Date.now() - readyAt.getTime()) / 1000),
+      ),
       events.on('finished', (job, _status, durationMs, outcome) => {
-        this.outcomes[outcome].inc(labelsOf(job));
-        if (outcome !== 'handed_back') this.duration.observe({ ...labelsOf(job), outcome }, durationMs / 1000);
+        outcomeSeries[outcome].get(job.queue, job.type).inc();
+        if (outcome !== 'handed_back') durationSeries.get(job.queue, job.type, outcome).observe(durationMs / 1000);
       }),
       events.on('cancelled', (job) => this.outcomes.cancelled.inc(labelsOf(job))),
       events.on('stale', () => this.staleWrites.inc()),
