@@ -6,14 +6,14 @@
 export class SeriesCache<Child> {
   private readonly children = new Map<string, Child>();
 
-  constructor(private readonly make: (...values: string[]) => Child) {}
+  constructor(private readonly make: (queue: string, type: string, third: string) => Child) {}
 
-  /** The child for these label values, in the order the metric declares its labels. */
-  get(...values: string[]): Child {
-    const key = values.join('\u0000');
+  /** The child for these label values, in the order the metric declares its labels (two or three). */
+  get(queue: string, type: string, third = ''): Child {
+    const key = `${queue}\u0000${type}\u0000${third}`;
     let child = this.children.get(key);
     if (!child) {
-      child = this.make(...values);
+      child = this.make(queue, type, third);
       this.children.set(key, child);
     }
     return child;
