@@ -52,7 +52,8 @@ export class JobsService {
 
   /**
    * Enqueues one job from code. Pass `options.manager` (a transactional EntityManager) to insert it
-   * inside your own transaction. Returns the stored job (the existing one for a repeated idempotency key).
+   * inside your own transaction. Returns the stored job (the existing one for a repeated idempotency key);
+   * for a new job its `payload` is the value you passed, not a copy read back from the database.
    */
   async enqueue<P>(type: string, payload: P, options: EnqueueOptions = {}): Promise<Job<P>> {
     const { manager, ...rest } = options;
