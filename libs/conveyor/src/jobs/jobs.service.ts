@@ -20,6 +20,7 @@ import {
   jobList,
   JobListFilter,
   jobRetry,
+  hasKeys,
   jobsNotifyReady,
   NewJobRow,
   run,
@@ -115,10 +116,9 @@ export class JobsService {
    * inserts, in a transaction of their own.
    */
   private async insertBatch(rows: NewJobRow[], callerRunner?: SqlRunner): Promise<Job[]> {
-    const keyed = rows.some((r) => r.idempotency_key !== null || r.unique_key !== null);
     const { answers, created } = callerRunner
       ? await insertJobs(callerRunner, this.db.tables, rows)
-      : keyed
+      : rows.some(hasKeys)
         ? await this.db.transaction((tx) => insertJobs(tx, this.db.tables, rows))
         : await insertJobs(this.db.pool, this.db.tables, rows);
     // Most answers are the created rows themselves: map each stored row once.

@@ -3,7 +3,6 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CONVEYOR_OPTIONS } from '../conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorEvents, JobOutcome } from '../events/conveyor-events.service';
-import { Job } from '../jobs/job.entity';
 import { JobStatus } from '../jobs/job-status';
 import { WorkerPool } from '../worker/worker-pool.service';
 import { CONVEYOR_METRICS_REGISTRY, METRIC_PREFIX as P } from './metrics.constants';
@@ -107,17 +106,17 @@ export class ConveyorMetrics implements OnModuleDestroy {
       },
     });
 
-    // Per-job observations go through cached children (see SeriesCache).
+    // Every per-job count and observation goes through cached children (see SeriesCache).
     const outcomeSeries = Object.fromEntries(
       Object.entries(this.outcomes).map(([outcome, counter]) => [outcome, new SeriesCache((queue, type) => counter.labels(queue, type))]),
     ) as Record<JobOutcome, SeriesCache<Counter.Internal>>;
     const durationSeries = new SeriesCache((queue, type, outcome) => this.duration.labels(queue, type, outcome));
     const latencySeries = new SeriesCache((queue, type) => this.latency.labels(queue, type));
+    const submittedSeries = new SeriesCache((queue, type) => this.submitted.labels(queue, type));
 
     this.unsubscribe = [
       events.on('submitted', (jobs) => {
-        // A batch is mostly one queue and type: one increment per series, not one per job.
-        for (const [job, count] of countBySeries(jobs)) this.submitted.inc(labelsOf(job), count);
+        for (const job of jobs) submittedSeries.get(job.queue, job.type).inc();
       }),
       events.on('claimed', (jobs, requested) => {
         this.claimReturned.observe(jobs.length);
@@ -130,7 +129,7 @@ export class ConveyorMetrics implements OnModuleDestroy {
         outcomeSeries[outcome].get(job.queue, job.type).inc();
         if (outcome !== 'handed_back') durationSeries.get(job.queue, job.type, outcome).observe(durationMs / 1000);
       }),
-      events.on('cancelled', (job) => this.outcomes.cancelled.inc(labelsOf(job))),
+      events.on('cancelled', (job) => outcomeSeries.cancelled.get(job.queue, job.type).inc()),
       events.on('stale', () => this.staleWrites.inc()),
       events.on('rescued', (count) => this.rescues.inc(count)),
     ];
@@ -149,23 +148,6 @@ export class ConveyorMetrics implements OnModuleDestroy {
   onModuleDestroy(): void {
     for (const off of this.unsubscribe) off();
   }
-}
-
-function labelsOf(job: Pick<Job, 'queue' | 'type'>): Record<JobLabel, string> {
-  return { queue: job.queue, type: job.type };
-}
-
-/** Jobs counted per (queue, type); each series is keyed by the first job seen in it. */
-function countBySeries(jobs: Job[]): Map<Job, number> {
-  const counts = new Map<Job, number>();
-  let last: Job | undefined;
-  for (const job of jobs) {
-    if (!last || last.queue !== job.queue || last.type !== job.type) {
-      last = [...counts.keys()].find((k) => k.queue === job.queue && k.type === job.type) ?? job;
-    }
-    counts.set(last, (counts.get(last) ?? 0) + 1);
-  }
-  return counts;
 }
 
 /** A gauge `collect` that sets the gauge to `read()` at scrape time. */

@@ -36,7 +36,6 @@ export interface FinishRow {
  */
 export function jobFinishMany(t: SqlTables, rows: FinishRow[]): Statement {
   const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
-  if (rows.every(isPlainCompletion)) return jobCompleteMany(t, rows, json);
   return {
     name: `job_finish_${t.key}`,
     text: `
@@ -73,32 +72,3 @@ RETURNING j.id`,
   };
 }
 
-/** A completion that sets nothing but the result: the common outcome, written by the slimmer statement. */
-function isPlainCompletion(r: FinishRow): boolean {
-  return r.status === JobStatus.COMPLETED && !r.error && !r.entry && (r.delay_ms ?? null) === null && !r.refund && !r.snoozed;
-}
-
-/**
- * `jobFinishMany` for a batch of plain completions (the usual batch): the same guard and the same end state
- * as the general statement gives a COMPLETED outcome, with three parameter arrays instead of nine and no
- * per-row CASE.
- */
-function jobCompleteMany(t: SqlTables, rows: FinishRow[], json: (v: unknown) => string | null): Statement {
-  return {
-    name: `job_complete_${t.key}`,
-    text: `
-UPDATE ${t.jobs} j SET
-  status = 'COMPLETED',
-  result = o.result,
-  locked_by = NULL,
-  locked_until = NULL,
-  lease_token = NULL,
-  finished_at = now(),
-  updated_at = now(),
-  version = j.version + 1
-FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[]) AS o(id, token, result)
-WHERE j.id = ANY($1::uuid[]) AND j.id = o.id AND j.lease_token = o.token
-RETURNING j.id`,
-    values: [rows.map((r) => r.id), rows.map((r) => r.token), rows.map((r) => json(r.result))],
-  };
-}

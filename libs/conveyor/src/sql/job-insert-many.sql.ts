@@ -25,6 +25,11 @@ export interface InsertedJobColumns {
   created_at: Date;
 }
 
+/** A row with an idempotency or unique key: its insert may conflict, and take more than one statement. */
+export function hasKeys(row: NewJobRow): boolean {
+  return row.idempotency_key !== null || row.unique_key !== null;
+}
+
 /**
  * Inserts any number of jobs with one statement: the rows travel as a single jsonb parameter.
  *
@@ -40,7 +45,7 @@ export interface InsertedJobColumns {
  * index, so rows without keys (the hot path) are inserted by a statement without it.
  */
 export function jobInsertMany(t: SqlTables, rows: NewJobRow[]): Statement {
-  const keyed = rows.some((r) => r.idempotency_key !== null || r.unique_key !== null);
+  const keyed = rows.some(hasKeys);
   const conflict = keyed ? '\nON CONFLICT DO NOTHING' : '';
   // One row (every POST /jobs) binds its fields directly: no jsonb document to parse, no ordering to keep.
   if (rows.length === 1) {
