@@ -8,6 +8,8 @@ import { WorkerPool } from '../worker/worker-pool.service';
 import { CONVEYOR_METRICS_REGISTRY, METRIC_PREFIX as P } from './metrics.constants';
 import { QueueDepthReader } from './queue-depth.reader';
 import { SeriesCache } from './series-cache';
+import { CounterSeries, SeriesCounter } from './series-counter';
+import { SeriesHistogram } from './series-histogram';
 
 type JobLabel = 'queue' | 'type';
 
@@ -33,10 +35,10 @@ const DEPTH_STATUSES = [JobStatus.SCHEDULED, JobStatus.PENDING, JobStatus.RETRYI
  */
 @Injectable()
 export class ConveyorMetrics implements OnModuleDestroy {
-  private readonly submitted: Counter<JobLabel>;
-  private readonly outcomes: Record<JobOutcome, Counter<JobLabel>>;
-  private readonly duration: Histogram<JobLabel | 'outcome'>;
-  private readonly latency: Histogram<JobLabel>;
+  private readonly submitted: SeriesCounter<JobLabel>;
+  private readonly outcomes: Record<JobOutcome, SeriesCounter<JobLabel>>;
+  private readonly duration: SeriesHistogram<JobLabel | 'outcome'>;
+  private readonly latency: SeriesHistogram<JobLabel>;
   private readonly claimReturned: Histogram;
   private readonly claimRequested: Histogram;
   private readonly rescues: Counter;
@@ -53,7 +55,7 @@ export class ConveyorMetrics implements OnModuleDestroy {
     depth: QueueDepthReader,
   ) {
     const registers = [registry];
-    const jobCounter = (name: string, help: string) => new Counter({ name: P + name, help, labelNames: ['queue', 'type'], registers });
+    const jobCounter = (name: string, help: string) => new SeriesCounter<JobLabel>({ name: P + name, help, labelNames: ['queue', 'type'], registers });
     this.submitted = jobCounter('jobs_submitted_total', 'Jobs submitted through this instance.');
     this.outcomes = {
       completed: jobCounter('jobs_completed_total', 'Jobs completed by this worker.'),
@@ -63,14 +65,14 @@ export class ConveyorMetrics implements OnModuleDestroy {
       snoozed: jobCounter('jobs_snoozed_total', 'Attempts whose handler asked to run later (not counted as attempts).'),
       handed_back: jobCounter('jobs_handed_back_total', 'Claimed jobs handed back to the queue at shutdown.'),
     };
-    this.duration = new Histogram({
+    this.duration = new SeriesHistogram<JobLabel | 'outcome'>({
       name: `${P}job_duration_seconds`,
       help: 'Handler run time per attempt, by outcome (hand-backs at shutdown are not included).',
       labelNames: ['queue', 'type', 'outcome'],
       buckets: DURATION_BUCKETS,
       registers,
     });
-    this.latency = new Histogram({
+    this.latency = new SeriesHistogram<JobLabel>({
       name: `${P}job_queue_latency_seconds`,
       help: 'Time from a job becoming due (its run_at) to its handler starting.',
       labelNames: ['queue', 'type'],
@@ -106,13 +108,14 @@ export class ConveyorMetrics implements OnModuleDestroy {
       },
     });
 
-    // Every per-job count and observation goes through cached children (see SeriesCache).
+    // Every per-job count and observation goes to a cached series that counts in plain fields
+    // (SeriesCache, SeriesCounter, SeriesHistogram): nothing is hashed or allocated per job.
     const outcomeSeries = Object.fromEntries(
-      Object.entries(this.outcomes).map(([outcome, counter]) => [outcome, new SeriesCache((queue, type) => counter.labels(queue, type))]),
-    ) as Record<JobOutcome, SeriesCache<Counter.Internal>>;
-    const durationSeries = new SeriesCache((queue, type, outcome) => this.duration.labels(queue, type, outcome));
-    const latencySeries = new SeriesCache((queue, type) => this.latency.labels(queue, type));
-    const submittedSeries = new SeriesCache((queue, type) => this.submitted.labels(queue, type));
+      Object.entries(this.outcomes).map(([outcome, counter]) => [outcome, new SeriesCache((queue, type) => counter.series({ queue, type }))]),
+    ) as Record<JobOutcome, SeriesCache<CounterSeries>>;
+    const durationSeries = new SeriesCache((queue, type, outcome) => this.duration.series(queue, type, outcome));
+    const latencySeries = new SeriesCache((queue, type) => this.latency.series(queue, type));
+    const submittedSeries = new SeriesCache((queue, type) => this.submitted.series({ queue, type }));
 
     this.unsubscribe = [
       events.on('submitted', (jobs) => {

@@ -1,5 +1,5 @@
 import { ClaimFilter } from './claim-filter.interface';
-import { claimSet } from './claim-set';
+import { claimNonce, claimSet } from './claim-set';
 import { CLAIMABLE_PARAMS, claimableSelect } from './claimable-select';
 import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
 
@@ -35,9 +35,9 @@ WITH candidates AS MATERIALIZED (
   WHERE j.id = ANY(ARRAY(SELECT id FROM candidates))
   FOR NO KEY UPDATE OF j SKIP LOCKED
 )
-UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6')}
+UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
 WHERE j.id = ANY(ARRAY(SELECT id FROM won))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}, (SELECT count(*) FROM candidates)::int AS candidates`,
-    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs],
+    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs, claimNonce()],
   };
 }

@@ -1,5 +1,5 @@
 import { ClaimFilter } from './claim-filter.interface';
-import { claimSet } from './claim-set';
+import { claimNonce, claimSet } from './claim-set';
 import { CLAIMABLE_PARAMS, claimableSelect } from './claimable-select';
 import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
 
@@ -15,10 +15,10 @@ export function jobClaimSkipLocked(t: SqlTables, f: ClaimFilter, workerId: strin
   return {
     name: `job_claim_sl_${t.key}`,
     text: `
-UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6')}
+UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
 WHERE j.id = ANY(ARRAY(${claimableSelect(t.jobs, t.queues, CLAIMABLE_PARAMS, 'c.id')}
   FOR UPDATE OF c SKIP LOCKED))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}`,
-    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs],
+    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs, claimNonce()],
   };
 }

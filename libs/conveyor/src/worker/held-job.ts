@@ -1,5 +1,7 @@
 import { Job } from '../jobs/job.entity';
+import { JobTimeoutError } from '../errors/job-timeout.error';
 import { RegisteredHandler } from '../handlers/registered-handler.interface';
+import { Expiring } from './attempt-deadlines';
 
 /** Where a claimed job is inside this process. */
 export type HeldState = 'buffered' | 'running' | 'finishing';
@@ -12,11 +14,13 @@ export type HeldState = 'buffered' | 'running' | 'finishing';
  * the signal if one was made, and tells the executor, which ends the attempt whether or not the handler
  * listens.
  */
-export class HeldJob {
+export class HeldJob implements Expiring {
   state: HeldState = 'buffered';
   /** The claim was lost; whatever this attempt produces must not be written. */
   lost = false;
   startedAt = 0;
+  /** performance.now() at which the running attempt times out. */
+  deadline = Infinity;
   private controller: AbortController | null = null;
   private abortedWith: { reason: unknown } | null = null;
   private abortListener: ((reason: unknown) => void) | null = null;
@@ -50,6 +54,11 @@ export class HeldJob {
     this.abortedWith = { reason };
     this.controller?.abort(reason);
     this.abortListener?.(reason);
+  }
+
+  /** The attempt ran past its handler's timeout. */
+  expire(): void {
+    this.abort(new JobTimeoutError(this.handler.timeoutMs));
   }
 
   /** Calls `listener` once the attempt is aborted (at once if it already was); null removes it. */

@@ -195,7 +195,7 @@ export class WorkerPool {
         continue;
       }
       this.buffer.splice(i, 1);
-      void this.runOne(held);
+      this.runOne(held);
     }
   }
 
@@ -206,7 +206,7 @@ export class WorkerPool {
     return typeLimit === null || (this.runningByType.get(held.job.type) ?? 0) < typeLimit;
   }
 
-  private async runOne(held: HeldJob): Promise<void> {
+  private runOne(held: HeldJob): void {
     const { job } = held;
     held.state = 'running';
     held.startedAt = performance.now();
@@ -214,9 +214,12 @@ export class WorkerPool {
     bump(this.runningByQueue, job.queue, 1);
     bump(this.runningByType, job.type, 1);
     this.events.emit('started', job, job.runAt);
+    void this.executor.execute(held, () => this.heartbeatOne(held)).then((row) => this.ran(held, row));
+  }
 
-    const row = await this.executor.execute(held, () => this.heartbeatOne(held));
-
+  /** An attempt ended: free its slot, queue its outcome (null: the claim was lost, write nothing). */
+  private ran(held: HeldJob, row: FinishRow | null): void {
+    const { job } = held;
     this.running--;
     bump(this.runningByQueue, job.queue, -1);
     bump(this.runningByType, job.type, -1);
@@ -225,7 +228,7 @@ export class WorkerPool {
     } else {
       this.finish(held, row);
     }
-    for (const check of [...this.runningDone]) check();
+    if (this.runningDone.size > 0) for (const check of [...this.runningDone]) check();
     this.dispatch();
     this.events.emit('capacity');
   }

@@ -1,0 +1,68 @@
+import { AttemptDeadlines, Expiring } from './attempt-deadlines';
+
+/** An entry that records when it expired and resolves `expired` then. */
+function entry(inMs: number): Expiring & { expiredAt: number | null; expired: Promise<void> } {
+  let resolve!: () => void;
+  const expired = new Promise<void>((r) => (resolve = r));
+  const e = {
+    deadline: performance.now() + inMs,
+    expiredAt: null as number | null,
+    expired,
+    expire() {
+      e.expiredAt = performance.now();
+      resolve();
+    },
+  };
+  return e;
+}
+
+describe('AttemptDeadlines', () => {
+  it('expires each entry at its own deadline, not before', async () => {
+    const deadlines = new AttemptDeadlines();
+    const late = entry(60);
+    const early = entry(20);
+    deadlines.add(late);
+    deadlines.add(early); // earlier than the armed deadline: re-arms
+    await early.expired;
+    expect(late.expiredAt).toBeNull();
+    expect(early.expiredAt!).toBeGreaterThanOrEqual(early.deadline - 1);
+    await late.expired;
+    expect(late.expiredAt!).toBeGreaterThanOrEqual(late.deadline - 1);
+    expect(deadlines.size).toBe(0);
+  });
+
+  it('never expires an entry removed before its deadline, and keeps serving the others', async () => {
+    const deadlines = new AttemptDeadlines();
+    const finished = entry(10);
+    const running = entry(40);
+    deadlines.add(finished);
+    deadlines.add(running);
+    deadlines.remove(finished);
+    await running.expired;
+    expect(finished.expiredAt).toBeNull();
+  });
+
+  it('leaves no timer behind once every entry is removed (an idle worker arms nothing)', () => {
+    const deadlines = new AttemptDeadlines();
+    const before = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const a = entry(10_000);
+    deadlines.add(a);
+    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBe(before + 1);
+    deadlines.remove(a);
+    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBe(before);
+  });
+
+  it('re-arms for an entry added while another expires', async () => {
+    const deadlines = new AttemptDeadlines();
+    const second = entry(30);
+    const first = entry(5);
+    const original = first.expire;
+    first.expire = () => {
+      original();
+      deadlines.add(second);
+    };
+    deadlines.add(first);
+    await second.expired;
+    expect(second.expiredAt!).toBeGreaterThanOrEqual(second.deadline - 1);
+  });
+});
