@@ -14,8 +14,9 @@ import { SqlRunner } from './sql-runner.interface';
 export const CLAIM_PLANNER_OPTIONS = '-c enable_sort=off -c enable_bitmapscan=off -c enable_seqscan=off';
 
 /**
- * Connections reserved for the claim statements (both strategies: each picks claimable rows), opened with CLAIM_PLANNER_OPTIONS for their whole session. Earlier versions set the
- * same options per call, inside PL/pgSQL functions (migration 0002), which cost ~0.3 ms per claim.
+ * Connections reserved for the claim statements (both strategies: each picks claimable rows), opened with
+ * CLAIM_PLANNER_OPTIONS for their whole session. Earlier versions set the same options per call, inside
+ * PL/pgSQL functions (migration 0002), which cost ~0.3 ms per claim.
  * Two connections: the poller claims one batch at a time, and HTTP workers' claims may run beside it.
  */
 @Injectable()

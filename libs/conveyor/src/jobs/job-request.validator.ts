@@ -70,7 +70,7 @@ export class JobRequestValidator {
       return this.checkPayloadOf(raw.type as string, raw.payload, path);
     }
     const problems: FieldProblem[] = [];
-    const unknown = Object.keys(raw).filter((k) => !ENVELOPE_KEYS.includes(k));
+    const unknown = Object.keys(raw).filter((k) => !ENVELOPE_KEY_SET.has(k));
     for (const k of unknown) problems.push({ field: `${path}${k}`, problems: ['is not a known field'] });
 
     // Copy only known own fields: never hand attacker-chosen keys to class-transformer.

@@ -7,8 +7,7 @@ import { JobStatus } from '../jobs/job-status';
 import { WorkerPool } from '../worker/worker-pool.service';
 import { CONVEYOR_METRICS_REGISTRY, METRIC_PREFIX as P } from './metrics.constants';
 import { QueueDepthReader } from './queue-depth.reader';
-import { SeriesCache } from './series-cache';
-import { CounterSeries, SeriesCounter } from './series-counter';
+import { SeriesCounter } from './series-counter';
 import { SeriesHistogram } from './series-histogram';
 
 type JobLabel = 'queue' | 'type';
@@ -108,31 +107,24 @@ export class ConveyorMetrics implements OnModuleDestroy {
       },
     });
 
-    // Every per-job count and observation goes to a cached series that counts in plain fields
-    // (SeriesCache, SeriesCounter, SeriesHistogram): nothing is hashed or allocated per job.
-    const outcomeSeries = Object.fromEntries(
-      Object.entries(this.outcomes).map(([outcome, counter]) => [outcome, new SeriesCache((queue, type) => counter.series({ queue, type }))]),
-    ) as Record<JobOutcome, SeriesCache<CounterSeries>>;
-    const durationSeries = new SeriesCache((queue, type, outcome) => this.duration.series(queue, type, outcome));
-    const latencySeries = new SeriesCache((queue, type) => this.latency.series(queue, type));
-    const submittedSeries = new SeriesCache((queue, type) => this.submitted.series({ queue, type }));
-
+    // Every per-job count and observation goes to a series that counts in plain fields (SeriesCounter,
+    // SeriesHistogram): nothing is hashed or allocated per job.
     this.unsubscribe = [
       events.on('submitted', (jobs) => {
-        for (const job of jobs) submittedSeries.get(job.queue, job.type).inc();
+        for (const job of jobs) this.submitted.series(job.queue, job.type).inc();
       }),
       events.on('claimed', (jobs, requested) => {
         this.claimReturned.observe(jobs.length);
         this.claimRequested.observe(requested);
       }),
       events.on('started', (job, readyAt) =>
-        latencySeries.get(job.queue, job.type).observe(Math.max(0, Date.now() - readyAt.getTime()) / 1000),
+        this.latency.series(job.queue, job.type).observe(Math.max(0, Date.now() - readyAt.getTime()) / 1000),
       ),
       events.on('finished', (job, _status, durationMs, outcome) => {
-        outcomeSeries[outcome].get(job.queue, job.type).inc();
-        if (outcome !== 'handed_back') durationSeries.get(job.queue, job.type, outcome).observe(durationMs / 1000);
+        this.outcomes[outcome].series(job.queue, job.type).inc();
+        if (outcome !== 'handed_back') this.duration.series(job.queue, job.type, outcome).observe(durationMs / 1000);
       }),
-      events.on('cancelled', (job) => outcomeSeries.cancelled.get(job.queue, job.type).inc()),
+      events.on('cancelled', (job) => this.outcomes.cancelled.series(job.queue, job.type).inc()),
       events.on('stale', () => this.staleWrites.inc()),
       events.on('rescued', (count) => this.rescues.inc(count)),
     ];

@@ -1,4 +1,5 @@
 import { Counter, Registry } from 'prom-client';
+import { SeriesCache } from './series-cache';
 
 /** One labelled series of a SeriesCounter: counting is one addition, handed to prom-client when scraped. */
 export class CounterSeries {
@@ -24,18 +25,18 @@ export interface SeriesCounterConfig<L extends string> {
  * per series per scrape, so the exposition is prom-client's own.
  */
 export class SeriesCounter<L extends string> {
-  private readonly all: CounterSeries[] = [];
   readonly counter: Counter<L>;
+  private readonly cache: SeriesCache<CounterSeries>;
 
   constructor(config: SeriesCounterConfig<L>) {
-    const all = this.all;
+    const cache = (this.cache = new SeriesCache(config.labelNames, (labels) => new CounterSeries(labels)));
     this.counter = new Counter<L>({
       name: config.name,
       help: config.help,
       labelNames: config.labelNames,
       registers: config.registers,
       collect() {
-        for (const s of all) {
+        for (const s of cache.all) {
           if (s.pending === 0) continue;
           this.inc(s.labels as Partial<Record<L, string>>, s.pending);
           s.pending = 0;
@@ -44,10 +45,8 @@ export class SeriesCounter<L extends string> {
     });
   }
 
-  /** A new series for these labels (cache it: each call adds one). */
-  series(labels: Record<L, string>): CounterSeries {
-    const s = new CounterSeries(labels);
-    this.all.push(s);
-    return s;
+  /** The series for these label values, in `labelNames` order (looked up without allocating). */
+  series(a: string, b?: string, c?: string): CounterSeries {
+    return this.cache.get(a, b, c);
   }
 }

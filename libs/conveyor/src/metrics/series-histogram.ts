@@ -1,4 +1,5 @@
 import { Metric, MetricValueWithName, Registry } from 'prom-client';
+import { SeriesCache } from './series-cache';
 
 /** What a registry reads from a metric when it renders it. */
 export interface RenderedMetric {
@@ -44,8 +45,8 @@ export interface SeriesHistogramConfig<L extends string> {
 /**
  * A Prometheus histogram for per-job observations. prom-client's Histogram builds a label hash string
  * and two small objects on every `observe`, even through a labelled child; at tens of thousands of jobs
- * per second that was a fifth of what a worker allocated per job. Here a series is looked up once
- * (`series(...)`, cached by the caller) and observing allocates nothing. The exposition is the same
+ * per second that was a fifth of what a worker allocated per job. Here looking a series up and observing
+ * allocate nothing. The exposition is the same
  * as prom-client's (checked by the spec against a prom-client Histogram fed the same values).
  */
 export class SeriesHistogram<L extends string> {
@@ -54,33 +55,26 @@ export class SeriesHistogram<L extends string> {
   readonly type = 'histogram' as const;
   readonly aggregator = 'sum' as const;
   private readonly bounds: number[];
-  private readonly all = new Map<string, HistogramSeries>();
+  private readonly cache: SeriesCache<HistogramSeries>;
 
-  constructor(private readonly config: SeriesHistogramConfig<L>) {
+  constructor(config: SeriesHistogramConfig<L>) {
     this.name = config.name;
     this.help = config.help;
-    this.bounds = [...config.buckets].sort((a, b) => a - b);
+    const bounds = (this.bounds = [...config.buckets].sort((a, b) => a - b));
+    this.cache = new SeriesCache(config.labelNames, (labels) => new HistogramSeries(labels, bounds));
     for (const registry of config.registers) registry.registerMetric(this as unknown as Metric);
   }
 
-  /** The series for these label values, in `labelNames` order. */
-  series(...values: string[]): HistogramSeries {
-    const key = values.join('\u0000');
-    let s = this.all.get(key);
-    if (!s) {
-      const labels: Record<string, string> = {};
-      this.config.labelNames.forEach((name, i) => (labels[name] = values[i]));
-      s = new HistogramSeries(labels, this.bounds);
-      this.all.set(key, s);
-    }
-    return s;
+  /** The series for these label values, in `labelNames` order (looked up without allocating). */
+  series(a: string, b?: string, c?: string): HistogramSeries {
+    return this.cache.get(a, b, c);
   }
 
   /** What the registry renders (the shape prom-client's own histograms produce). */
   async get(): Promise<RenderedMetric> {
     const values: MetricValueWithName<string>[] = [];
     const bucket = `${this.name}_bucket`;
-    for (const s of this.all.values()) {
+    for (const s of this.cache.all) {
       let cumulative = 0;
       this.bounds.forEach((le, i) => {
         cumulative += s.counts[i];
@@ -95,9 +89,9 @@ export class SeriesHistogram<L extends string> {
 
   /**
    * Drops every series (`registry.resetMetrics()`). Series handed out before keep counting but are no
-   * longer reported, so callers that cache series must not be reset; the engine's metrics never are.
+   * longer reported, so callers that keep series must not be reset; the engine's metrics never are.
    */
   reset(): void {
-    this.all.clear();
+    this.cache.clear();
   }
 }

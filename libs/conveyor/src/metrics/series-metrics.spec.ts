@@ -47,8 +47,8 @@ describe('SeriesCounter', () => {
     const theirs = new Registry();
     const c = new SeriesCounter({ name: 'c_total', help: 'count', labelNames: ['queue', 'type'], registers: [ours] });
     const p = new Counter({ name: 'c_total', help: 'count', labelNames: ['queue', 'type'], registers: [theirs] });
-    const a = c.series({ queue: 'default', type: 'A' });
-    const b = c.series({ queue: 'other', type: 'B' });
+    const a = c.series('default', 'A');
+    const b = c.series('other', 'B');
     a.inc();
     a.inc(2);
     p.inc({ queue: 'default', type: 'A' }, 3);

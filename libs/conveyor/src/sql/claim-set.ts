@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
  * md5(nonce || id), laid out as a version-4 UUID — rather than made by `gen_random_uuid()` per row:
  * PostgreSQL's strong random source cost ~4 µs per call, a fifth of the claim's CPU, where md5 costs
  * ~0.3 µs. Tokens stay unique (one nonce per statement, distinct ids within it) and unguessable (the
- * nonce has 122 random bits and never leaves the claimer).
+ * nonce has 122 random bits and goes nowhere but into that statement).
  */
 export function claimSet(alias: string, workerParam: string, leaseParam: string, nonceParam: string): string {
   return `status = 'RUNNING',
