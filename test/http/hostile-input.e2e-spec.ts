@@ -459,8 +459,9 @@ describe('REST API under hostile input', () => {
   it('bad cursors are a 400 naming cursor', async () => {
     const cursor = fc.oneof(
       urlBytes,
-      // Cursors of the right form around the range of seq (bigint): 1 to 25 digits.
-      fc.stringMatching(/^[0-9]{1,25}$/).map((digits) => Buffer.from(`s:${digits}`).toString('base64url')),
+      // Cursors of the right form (an id) and near misses: any uuid, uuid-like text, old seq cursors.
+      fc.uuid().map((id) => Buffer.from(`i:${id}`).toString('base64url')),
+      fc.stringMatching(/^[0-9a-fA-F-]{0,40}$/).map((text) => Buffer.from(`i:${text}`).toString('base64url')),
       fc.bigInt({ min: 0n, max: 10n ** 19n - 1n }).map((seq) => Buffer.from(`s:${seq}`).toString('base64url')),
     );
     await fc.assert(
@@ -552,8 +553,11 @@ describe('REST API under hostile input', () => {
     expect(res.body.details).toEqual([{ field: param, problems: [`${param} must not contain NUL characters`] }]);
   });
 
-  it('a cursor past the range of bigint is a 400 naming cursor', async () => {
-    const res = await request(t.app.getHttpServer()).get(`/jobs?cursor=${Buffer.from('s:9999999999999999999').toString('base64url')}`);
+  it.each([
+    ['of the old seq form', 's:42'],
+    ['whose id is not a uuid', 'i:00000000-0000-7000-8000-00000000000g'],
+  ])('a cursor %s is a 400 naming cursor', async (_name, text) => {
+    const res = await request(t.app.getHttpServer()).get(`/jobs?cursor=${Buffer.from(text).toString('base64url')}`);
     expectStandardError(res);
     expect(res.body.details).toEqual([{ field: 'cursor', problems: ['is not a cursor this API issued'] }]);
   });

@@ -1,4 +1,5 @@
 import { JobStatus } from '@conveyor/core';
+import { jobList } from '@conveyor/core/sql';
 import { expectErrorBody } from './support/error-body.assertions';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';
 
@@ -86,6 +87,24 @@ describe('GET /jobs and GET /jobs/:id', () => {
       expect(seen.map((j) => j.id)).toEqual([...pageIds].reverse());
       const seqs = seen.map((j) => BigInt(j.seq));
       expect(seqs.every((s, i) => i === 0 || s < seqs[i - 1])).toBe(true);
+    });
+
+    it('reads a page through the primary key, newest first, without a sort (no index just for paging)', async () => {
+      const stmt = jobList(t.db.tables, { queue: 'pages', beforeId: pageIds[20], limit: 10 });
+      const client = await t.sql.connect();
+      try {
+        // The test table is tiny, so the planner would rightly prefer a scan and a sort; make both
+        // expensive to see whether an index serves the query's order.
+        await client.query('SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off');
+        const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${stmt.text}`, stmt.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(plan).toMatch(/Index Scan Backward using conveyor_jobs_pkey/);
+        expect(plan).not.toContain('Sort');
+        const indexes = await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [t.schema.schema]);
+        expect(indexes.rows.map((r) => r.indexname)).not.toContain('conveyor_jobs_seq');
+      } finally {
+        await client.query('RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort').catch(() => undefined);
+        client.release();
+      }
     });
 
     it('stays stable while new jobs arrive between pages', async () => {

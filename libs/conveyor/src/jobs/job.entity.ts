@@ -2,7 +2,6 @@ import {
   Column,
   CreateDateColumn,
   Entity,
-  Index,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
   VersionColumn,
@@ -18,12 +17,11 @@ import { JobStatus } from './job-status';
  * which is what the `optimistic` claim strategy compares-and-sets on.
  */
 @Entity({ name: 'conveyor_jobs' })
-@Index('conveyor_jobs_seq', ['seq'])
 export class JobEntity<P = unknown, R = unknown> {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  /** Monotonic insertion order, used for keyset pagination. */
+  /** Monotonic insertion order (informational: the list pages by the time-ordered id). */
   @Column({ type: 'bigint', insert: false, update: false })
   seq: string;
 

@@ -137,13 +137,13 @@ export class JobsService {
   }
 
   /** Newest first, keyset-paginated; `cursor` is the `nextCursor` of the previous page. */
-  async list(filter: Omit<JobListFilter, 'beforeSeq'> & { cursor?: string }): Promise<JobPage> {
-    const beforeSeq = filter.cursor ? decodeCursor(filter.cursor) : undefined;
+  async list(filter: Omit<JobListFilter, 'beforeId'> & { cursor?: string }): Promise<JobPage> {
+    const beforeId = filter.cursor ? decodeCursor(filter.cursor) : undefined;
     const escapedKey = filter.key?.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const { rows } = await run<JobRow>(this.db.pool, jobList(this.db.tables, { ...filter, key: escapedKey, beforeSeq }));
+    const { rows } = await run<JobRow>(this.db.pool, jobList(this.db.tables, { ...filter, key: escapedKey, beforeId }));
     const more = rows.length > filter.limit;
     const items = rows.slice(0, filter.limit).map((r) => mapJobRow(r));
-    return { items, nextCursor: more ? encodeCursor(items[items.length - 1].seq) : null };
+    return { items, nextCursor: more ? encodeCursor(items[items.length - 1].id) : null };
   }
 
   /** SCHEDULED/PENDING/RETRYING → CANCELLED; JobStateConflictError otherwise. */
@@ -205,19 +205,20 @@ function batchProblemMessage(fields: string[]): string {
   return `Invalid batch: ${named}${fields.length > MESSAGE_FIELDS ? ` and ${fields.length - MESSAGE_FIELDS} more` : ''}`;
 }
 
-/** Largest value of the bigint `seq` column. */
-const MAX_SEQ = 2n ** 63n - 1n;
+/** A uuid as PostgreSQL prints it, so a cursor PostgreSQL would reject (a 500) is a 400 here. */
+const CURSOR_ID = /^i:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
-/** Cursors are opaque to clients: base64url of the last seq seen. */
-export function encodeCursor(seq: string): string {
-  return Buffer.from(`s:${seq}`).toString('base64url');
+/** Cursors are opaque to clients: base64url of the last id seen. */
+export function encodeCursor(id: string): string {
+  return Buffer.from(`i:${id}`).toString('base64url');
 }
 
-/** Decodes a cursor; throws JobValidationError naming `cursor` when it is not one of ours. */
+/**
+ * Decodes a cursor; throws JobValidationError naming `cursor` when it is not one of ours (cursors of
+ * versions that paged by `seq`, `s:…`, included: a client holding one starts again from the first page).
+ */
 export function decodeCursor(cursor: string): string {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const m = /^s:(\d{1,19})$/.exec(text);
-  // 19 digits can still overflow bigint, which PostgreSQL would answer with an error (a 500).
-  if (!m || BigInt(m[1]) > MAX_SEQ) throw new JobValidationError('Invalid cursor', [{ field: 'cursor', problems: ['is not a cursor this API issued'] }]);
+  const m = CURSOR_ID.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!m) throw new JobValidationError('Invalid cursor', [{ field: 'cursor', problems: ['is not a cursor this API issued'] }]);
   return m[1];
 }

@@ -2,6 +2,7 @@ import { createJobsMigration } from './0001-create-jobs.migration';
 import { claimableFunctionsMigration } from './0002-claimable-functions.migration';
 import { uniqueKeysAndSchedulesMigration } from './0003-unique-keys-and-schedules.migration';
 import { timeOrderedIdsMigration } from './0004-time-ordered-ids.migration';
+import { pageByIdMigration } from './0005-page-by-id.migration';
 import { Migration } from './migration.interface';
 
 /** Every migration, in order. Append only: an applied migration is never edited. */
@@ -10,4 +11,5 @@ export const MIGRATIONS: readonly Migration[] = [
   claimableFunctionsMigration,
   uniqueKeysAndSchedulesMigration,
   timeOrderedIdsMigration,
+  pageByIdMigration,
 ];

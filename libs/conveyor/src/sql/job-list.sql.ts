@@ -8,12 +8,15 @@ export interface JobListFilter {
   queue?: string;
   /** Substring of the idempotency key. */
   key?: string;
-  /** Keyset cursor: only rows with seq below this. */
-  beforeSeq?: string;
+  /** Keyset cursor: only rows with ids below this one. */
+  beforeId?: string;
   limit: number;
 }
 
-/** Newest first, keyset-paginated on seq (stable while rows are inserted). Fetches limit+1 to know if more exist. */
+/**
+ * Newest first, keyset-paginated on the time-ordered id (stable while rows are inserted: new ids sort
+ * above every page already read). Fetches limit+1 to know if more exist.
+ */
 export function jobList(t: SqlTables, f: JobListFilter): Statement {
   return {
     text: `
@@ -22,9 +25,9 @@ WHERE ($1::text IS NULL OR status = $1)
   AND ($2::text IS NULL OR type = $2)
   AND ($3::text IS NULL OR queue = $3)
   AND ($4::text IS NULL OR idempotency_key LIKE '%' || $4 || '%')
-  AND ($5::bigint IS NULL OR seq < $5)
-ORDER BY seq DESC
+  AND ($5::uuid IS NULL OR id < $5)
+ORDER BY id DESC
 LIMIT $6`,
-    values: [f.status ?? null, f.type ?? null, f.queue ?? null, f.key ?? null, f.beforeSeq ?? null, f.limit + 1],
+    values: [f.status ?? null, f.type ?? null, f.queue ?? null, f.key ?? null, f.beforeId ?? null, f.limit + 1],
   };
 }

@@ -5,7 +5,7 @@ import { SqlTables, Statement } from './statement';
  * included): COMPLETED ones, and the ones that went DEAD. Both come from `finished_at`, and each branch's
  * filter is the predicate of a partial index, so the history is never scanned: COMPLETED rows are a
  * range scan of `conveyor_jobs_completed_finished (finished_at)`; DEAD rows are read through
- * `conveyor_jobs_attention (status, seq)`, which holds only jobs that need attention (an operator
+ * `conveyor_jobs_attention (status, id)`, which holds only jobs that need attention (an operator
  * retries or purges DEAD jobs, so there are few). `now()` comes back too, so the caller buckets against
  * the database's clock rather than its own.
  */
