@@ -219,6 +219,28 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     expect(rest.every((j) => !owner.has(j.id))).toBe(true);
   });
 
+  it('takes the jobs behind a head that another claimer holds, instead of coming back empty', async () => {
+    await resetClaimSchema();
+    // Distinct priorities fix the claim order: -1 first, then 0, 1, 2, …
+    const [first, ...rest] = await claimer.jobs.enqueueMany(
+      [-1, ...Array.from({ length: 12 }, (_, n) => n)].map((priority) => ({ type: 'TEST_RECORD', payload: { priority }, priority })),
+    );
+    expect((await claim(1)).map((j) => j.id)).toEqual([first.id]);
+    // Another claimer's statement is still running: it holds the next five rows of the head.
+    const competitor = await claimer.sql.connect();
+    try {
+      await competitor.query('BEGIN');
+      await competitor.query(`SELECT id FROM ${claimer.jobsTable} WHERE id = ANY($1) FOR UPDATE`, [rest.slice(0, 5).map((j) => j.id)]);
+      const got = await claim(5);
+      expect(got.map((j) => j.id).sort()).toEqual(rest.slice(5, 10).map((j) => j.id).sort());
+    } finally {
+      await competitor.query('ROLLBACK');
+      competitor.release();
+    }
+    // The held rows were not touched: still claimable, now that the competitor let go.
+    expect((await claim(5)).map((j) => j.id).sort()).toEqual(rest.slice(0, 5).map((j) => j.id).sort());
+  });
+
   it('retries a failed attempt after its backoff, with the attempt in the error history', async () => {
     const job = await runner.jobs.enqueue('CONFORMANCE_FLAKY', {});
     const retrying = await settled(job.id, JobStatus.RETRYING);

@@ -24,6 +24,11 @@ const MAX_ROUNDS = 5;
 export class OptimisticClaimStrategy implements ClaimStrategy {
   readonly name = 'optimistic';
   readonly shortClaimsMayLeaveWork = true;
+  /**
+   * The last claim found work (true at start: a worker boots into whatever backlog there is). Shared by the
+   * poller's claims and the HTTP workers': whichever found work last arms the retry of empty rounds.
+   */
+  private hadWork = true;
 
   constructor(
     private readonly db: ConveyorDatabase,
@@ -32,15 +37,25 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
     const claimed: Job[] = [];
+    // While the queue had work at the last claim, a round that wins nothing is read as lost races, not an
+    // empty queue (an empty answer cannot say which: the candidate count rides on the rows won), and the
+    // next round reads again. Otherwise a worker that lost one race to a busy competitor rested until the
+    // fallback poll, and under a backlog one instance took nearly every job (two processes draining 20,000
+    // no-op jobs: 20,000 / 0). When the queue was empty at the last claim, an empty round ends the claim,
+    // so an idle worker still makes one query per poll.
+    const retryEmpty = this.hadWork;
     for (let round = 0; round < MAX_ROUNDS && claimed.length < filter.limit; round++) {
       const want = filter.limit - claimed.length;
-      const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, workerId, leaseMs);
+      // After a lost round the head is most likely held by a competitor's claim still running: read a window
+      // twice as wide, so this round can take the rows behind it (the first round reads only what it wants,
+      // which is all a worker without competitors ever needs).
+      const window = round === 0 ? want : want * 2;
+      const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, workerId, leaseMs, window);
       const won = (await run<JobRow & { candidates: number }>(this.claims.runner, statement)).rows;
       claimed.push(...won.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
-      // Every candidate read was won (the queue head had no competitor), or none was: no need to read again.
-      // Losing them all means other workers are taking this head; the poller asks again after a short claim.
-      if (won.length === 0 || won.length === won[0].candidates) break;
+      if (won.length === 0 ? !retryEmpty : won.length === want || won.length === won[0].candidates) break;
     }
+    this.hadWork = claimed.length > 0;
     return sortClaimed(claimed);
   }
 }

@@ -20,8 +20,11 @@ import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
  *   processes draining 20,000 jobs). A claimer that never waits cannot be part of a cycle.
  * - The version is the only state check: every statement that changes a job's status bumps its version,
  *   so an unchanged version means the job is still in the claimable state the read saw.
+ * - The read may take a wider `window` than the `f.limit` rows wanted; `won` locks the first `f.limit` it
+ *   can (locking stops there). A caller that just lost the head of the queue to a competitor whose claim is
+ *   still running reads past the rows that competitor holds instead of racing for them again.
  * - Each returned row carries `candidates`, how many rows the read found, so the caller can tell a race
- *   lost (fewer won than read: read again) from a short queue.
+ *   lost (fewer won than wanted and read: read again) from a short queue.
  * - Rows are carried from step to step by their tuple id (`ctid`), not their primary key: `won` and the
  *   UPDATE fetch each row directly instead of descending the primary-key index twice more per row
  *   (measured: ~14% less PostgreSQL CPU per claim). A tuple id names one row version, which is exactly
@@ -30,7 +33,7 @@ import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
  *   version does. The rows `won` returns are locked by this statement, so their tids cannot change
  *   before the UPDATE reads them.
  */
-export function jobClaimByVersion(t: SqlTables, f: ClaimFilter, workerId: string, leaseMs: number): Statement {
+export function jobClaimByVersion(t: SqlTables, f: ClaimFilter, workerId: string, leaseMs: number, window = f.limit): Statement {
   return {
     name: `job_claim_ver_${t.key}`,
     text: `
@@ -40,11 +43,12 @@ WITH candidates AS MATERIALIZED (
   SELECT j.ctid AS tid FROM ${t.jobs} j
   JOIN candidates c ON c.tid = j.ctid AND c.version = j.version
   WHERE j.ctid = ANY(ARRAY(SELECT tid FROM candidates))
+  LIMIT $8::int
   FOR NO KEY UPDATE OF j SKIP LOCKED
 )
 UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
 WHERE j.ctid = ANY(ARRAY(SELECT tid FROM won))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}, (SELECT count(*) FROM candidates)::int AS candidates`,
-    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs, claimNonce()],
+    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, Math.max(window, f.limit), workerId, leaseMs, claimNonce(), f.limit],
   };
 }
