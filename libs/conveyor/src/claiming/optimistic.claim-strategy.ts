@@ -25,10 +25,10 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
   readonly name = 'optimistic';
   readonly shortClaimsMayLeaveWork = true;
   /**
-   * The last claim found work (true at start: a worker boots into whatever backlog there is). Shared by the
-   * poller's claims and the HTTP workers': whichever found work last arms the retry of empty rounds.
+   * The last claim met competition: it came back full (a backlog) or lost races. True at start, as a worker
+   * boots into whatever backlog there is. Shared by the poller's claims and the HTTP workers'.
    */
-  private hadWork = true;
+  private contended = true;
 
   constructor(
     private readonly db: ConveyorDatabase,
@@ -37,13 +37,14 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
     const claimed: Job[] = [];
-    // While the queue had work at the last claim, a round that wins nothing is read as lost races, not an
-    // empty queue (an empty answer cannot say which: the candidate count rides on the rows won), and the
-    // next round reads again. Otherwise a worker that lost one race to a busy competitor rested until the
-    // fallback poll, and under a backlog one instance took nearly every job (two processes draining 20,000
-    // no-op jobs: 20,000 / 0). When the queue was empty at the last claim, an empty round ends the claim,
-    // so an idle worker still makes one query per poll.
-    const retryEmpty = this.hadWork;
+    // Under competition a round that wins nothing is read as lost races, not an empty queue (an empty answer
+    // cannot say which: the candidate count rides on the rows won), and the next round reads again. Otherwise
+    // a worker that lost one race to a busy competitor rested until the fallback poll, and under a backlog one
+    // instance took nearly every job (two processes draining 20,000 no-op jobs: 19,500 / 500). Without
+    // competition an empty round ends the claim, so an idle worker, or one fed a job at a time, still makes
+    // one query per wake-up.
+    const retryEmpty = this.contended;
+    let lost = false;
     for (let round = 0; round < MAX_ROUNDS && claimed.length < filter.limit; round++) {
       const want = filter.limit - claimed.length;
       // After a lost round the head is most likely held by a competitor's claim still running: read a window
@@ -53,9 +54,11 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
       const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, workerId, leaseMs, window);
       const won = (await run<JobRow & { candidates: number }>(this.claims.runner, statement)).rows;
       claimed.push(...won.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
-      if (won.length === 0 ? !retryEmpty : won.length === want || won.length === won[0].candidates) break;
+      if (won.length === 0 && !retryEmpty) break;
+      if (won.length > 0 && (won.length === want || won.length === won[0].candidates)) break;
+      lost = true;
     }
-    this.hadWork = claimed.length > 0;
+    this.contended = claimed.length === filter.limit || (lost && claimed.length > 0);
     return sortClaimed(claimed);
   }
 }
