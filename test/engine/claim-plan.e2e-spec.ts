@@ -45,6 +45,14 @@ describe('claim plan', () => {
     expect(nodes.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === 'conveyor_jobs_claimable')).toBe(true);
   });
 
+  it('the optimistic claim locks and updates the rows it read by tuple id, not through the primary key', async () => {
+    const { text, values } = jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000, 200);
+    const { rows } = await t.app.get(ClaimConnections).runner.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
+    const nodes = flatten(rows[0]['QUERY PLAN'][0].Plan);
+    expect(nodes.filter((n) => n['Node Type'] === 'Tid Scan')).toHaveLength(2);
+    expect(nodes.filter((n) => n['Index Name'] === 'conveyor_jobs_pkey')).toEqual([]);
+  });
+
   it('the claim connections are the only ones with those settings', async () => {
     const claims = await t.app.get(ClaimConnections).runner.query<{ enable_sort: string }>('SHOW enable_sort');
     const pool = await t.app.get(ConveyorDatabase).pool.query<{ enable_sort: string }>('SHOW enable_sort');
