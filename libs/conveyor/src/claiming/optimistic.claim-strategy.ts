@@ -55,8 +55,8 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
       const won = (await run<JobRow & { candidates: number }>(this.claims.runner, statement)).rows;
       claimed.push(...won.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
       if (won.length === 0 && !retryEmpty) break;
-      // Took all it wanted, or every row the read found: nothing was lost to a competitor.
-      if (won.length > 0 && (won.length === want || won.length === won[0].candidates)) break;
+      // Every row the read found was won: nothing was lost to a competitor. (A full claim ends the loop anyway.)
+      if (won.length > 0 && won.length === won[0].candidates) break;
       lost = true;
     }
     this.contended = claimed.length === filter.limit || (lost && claimed.length > 0);

@@ -1,13 +1,12 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { JobValidationError } from '../errors/job-request.errors';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isJobId } from '../jobs/job-id';
 
 /** A malformed job id is a 400 naming `id`, never a database error. */
 @Injectable()
 export class JobIdPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    if (typeof value !== 'string' || !UUID.test(value)) {
+    if (typeof value !== 'string' || !isJobId(value)) {
       throw new JobValidationError('Invalid job id', [{ field: 'id', problems: ['must be a UUID'] }]);
     }
     return value.toLowerCase();

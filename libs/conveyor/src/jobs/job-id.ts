@@ -40,6 +40,13 @@ export function newJobId(): string {
   );
 }
 
+/** Whether `text` is a job id as the API accepts one: any UUID, in either case (PostgreSQL's uuid input). */
+export function isJobId(text: string): boolean {
+  return UUID.test(text);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const MAX_COUNTER = 0xfff;
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 /** Random bytes drawn 4 kB at a time: one getrandom call per 512 ids instead of one per id. */

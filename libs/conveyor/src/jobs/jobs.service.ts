@@ -27,6 +27,7 @@ import {
 } from '../sql';
 import { Job } from './job.entity';
 import { insertJobs } from './insert-jobs';
+import { isJobId } from './job-id';
 import { EnqueueOptions, JobRequest, SubmitResult } from './job-request.interface';
 import { JobRow, mapJobRow } from './job-row.mapper';
 import { JobRequestValidator } from './job-request.validator';
@@ -205,9 +206,6 @@ function batchProblemMessage(fields: string[]): string {
   return `Invalid batch: ${named}${fields.length > MESSAGE_FIELDS ? ` and ${fields.length - MESSAGE_FIELDS} more` : ''}`;
 }
 
-/** A uuid as PostgreSQL prints it, so a cursor PostgreSQL would reject (a 500) is a 400 here. */
-const CURSOR_ID = /^i:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-
 /** Cursors are opaque to clients: base64url of the last id seen. */
 export function encodeCursor(id: string): string {
   return Buffer.from(`i:${id}`).toString('base64url');
@@ -218,7 +216,11 @@ export function encodeCursor(id: string): string {
  * versions that paged by `seq`, `s:…`, included: a client holding one starts again from the first page).
  */
 export function decodeCursor(cursor: string): string {
-  const m = CURSOR_ID.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw new JobValidationError('Invalid cursor', [{ field: 'cursor', problems: ['is not a cursor this API issued'] }]);
-  return m[1];
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  // The id is checked as a `:id` parameter is, so a cursor PostgreSQL would reject (a 500) is a 400 here.
+  const id = text.slice(2);
+  if (!text.startsWith('i:') || !isJobId(id)) {
+    throw new JobValidationError('Invalid cursor', [{ field: 'cursor', problems: ['is not a cursor this API issued'] }]);
+  }
+  return id.toLowerCase();
 }
