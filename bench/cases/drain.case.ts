@@ -1,6 +1,7 @@
 import { CaseMeters, per1k } from '../measure/case-meters';
 import { Countdown } from '../measure/countdown';
 import { createBenchQueue } from '../shared/create-bench-queue';
+import { warmUp, warmUpSchema } from '../shared/warm-up';
 import { drainSettings } from '../shared/worker-settings';
 import { CaseCheckError, CaseRunner } from './case-runner';
 
@@ -8,10 +9,13 @@ import { CaseCheckError, CaseRunner } from './case-runner';
  * Enqueue `jobs` no-op jobs with no worker running, then start a worker with `concurrency` handlers
  * and claims of 100, and time it from the start call to the last outcome written. With `backlog`,
  * that many finished rows are in the table first (inserted in one statement, then VACUUM ANALYZE).
+ * The process warms up first (see warmUp) with the same settings.
  */
 export function drainCase(concurrency: number, options: { backlog?: boolean } = {}): CaseRunner {
   return async (spec) => {
-    const { jobs, chunk, backlog } = spec.sizes;
+    const { jobs, chunk, backlog, warmUpJobs } = spec.sizes;
+    const settings = drainSettings(concurrency);
+    await warmUp({ ...spec, schema: warmUpSchema(spec.schema), jobs: warmUpJobs, chunk, settings });
     const queue = createBenchQueue(spec.variant, spec.url, spec.schema, spec.appName);
     try {
       await queue.setup();
@@ -20,7 +24,7 @@ export function drainCase(concurrency: number, options: { backlog?: boolean } = 
 
       const started = new Countdown(jobs, 'handlers started');
       const finished = new Countdown(jobs, 'outcomes written');
-      await queue.prepareWorker(drainSettings(concurrency), {
+      await queue.prepareWorker(settings, {
         onStart: () => started.add(),
         onFinished: (n) => finished.add(n),
       });

@@ -1,14 +1,18 @@
 import { CaseMeters, per1k } from '../measure/case-meters';
 import { createBenchQueue } from '../shared/create-bench-queue';
+import { warmUp, warmUpSchema } from '../shared/warm-up';
+import { drainSettings } from '../shared/worker-settings';
 import { CaseCheckError, CaseRunner } from './case-runner';
 
 /**
  * Bulk enqueue: `jobs` no-op jobs, `chunk` per statement, one statement after another, no worker
  * running. Conveyor goes through JobsService.enqueueMany (validation, one jsonb-recordset INSERT per
- * chunk, its transaction); the floor sends a multi-row INSERT … VALUES.
+ * chunk, its transaction); the floor sends a multi-row INSERT … VALUES. The process warms up first (see
+ * warmUp), which enqueues too.
  */
 export const enqueueCase: CaseRunner = async (spec) => {
-  const { jobs, chunk } = spec.sizes;
+  const { jobs, chunk, warmUpJobs } = spec.sizes;
+  await warmUp({ ...spec, schema: warmUpSchema(spec.schema), jobs: warmUpJobs, chunk, settings: drainSettings(10) });
   const queue = createBenchQueue(spec.variant, spec.url, spec.schema, spec.appName);
   try {
     await queue.setup();

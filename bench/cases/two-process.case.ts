@@ -5,6 +5,7 @@ import { PostgresCpuMeter } from '../measure/postgres-cpu-meter';
 import { BenchChild } from '../processes/bench-child';
 import { QUEUE_CONFIG_ENV, QueueProcessConfig } from '../processes/queue-process-config';
 import { createBenchQueue } from '../shared/create-bench-queue';
+import { warmUpSchema } from '../shared/warm-up';
 import { drainSettings } from '../shared/worker-settings';
 import { CaseRunner } from './case-runner';
 
@@ -18,10 +19,11 @@ const EXIT_GRACE_MS = 15_000;
  * Two worker processes (10 handlers, claims of 100 each) drain one backlog together. Each reports
  * the id of every job it ran: an id seen twice is a duplicate; a job no worker ran, or that is not
  * done in the table, is missing. Time runs from `go` to the last outcome written by either process
- * (both stamp it with Date.now() on this one machine).
+ * (both stamp it with Date.now() on this one machine). Each process warms up on its own schema before it
+ * reports `ready` (see warmUp).
  */
 export const twoProcessCase: CaseRunner = async (spec) => {
-  const { jobs, chunk } = spec.sizes;
+  const { jobs, chunk, warmUpJobs } = spec.sizes;
   const producer = createBenchQueue(spec.variant, spec.url, spec.schema, spec.appName);
   try {
     await producer.setup();
@@ -31,12 +33,15 @@ export const twoProcessCase: CaseRunner = async (spec) => {
   }
 
   const workers = Array.from({ length: WORKERS }, (_, k) => {
+    const settings = drainSettings(HANDLERS_PER_WORKER);
+    const appName = `${spec.appName}:w${k}`;
     const config: QueueProcessConfig = {
       variant: spec.variant,
       url: spec.url,
       schema: spec.schema,
-      appName: `${spec.appName}:w${k}`,
-      settings: drainSettings(HANDLERS_PER_WORKER),
+      appName,
+      settings,
+      warmUp: { variant: spec.variant, url: spec.url, schema: warmUpSchema(spec.schema, k), appName, jobs: warmUpJobs, chunk, settings },
     };
     return new BenchChild('bench/processes/drain-worker.process.ts', { [QUEUE_CONFIG_ENV]: JSON.stringify(config) }, `worker ${k}`);
   });

@@ -75,7 +75,14 @@ async function describe(url: string, description: string, pgCpu: PgCpuConfig, st
       return schema;
     },
     dropSchema: async (schema) => {
-      await withClient(url, (c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+      await withClient(url, async (c) => {
+        // With the case's warm-up schemas, left behind when a case process was killed during its warm-up.
+        const { rows } = await c.query<{ name: string }>(
+          `SELECT nspname AS name FROM pg_namespace WHERE nspname = $1 OR starts_with(nspname, $1 || '_warm')`,
+          [schema],
+        );
+        for (const { name } of rows) await c.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+      });
     },
     stop,
   };

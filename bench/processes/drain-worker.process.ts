@@ -1,17 +1,19 @@
 /**
  * One of the two worker processes of the two-process case:
  * `node -r ./test/support/register-ts.js bench/processes/drain-worker.process.ts`.
- * Prints `ready` once built, starts claiming on `go`, reports `progress` every 100 ms, and on `stop`
+ * Warms up (see warmUp), then prints `ready` once built, starts claiming on `go`, reports `progress` every 100 ms, and on `stop`
  * reports the id of every job whose handler it ran (to count duplicates) and its CPU time.
  */
 import 'reflect-metadata';
 import { NodeCpuMeter } from '../measure/node-cpu-meter';
 import { createBenchQueue } from '../shared/create-bench-queue';
+import { warmUp } from '../shared/warm-up';
 import { emitEvent, nextCommand, readJsonEnv, runChild } from './bench-protocol';
 import { QUEUE_CONFIG_ENV, QueueProcessConfig } from './queue-process-config';
 
 runChild(async () => {
   const config = readJsonEnv<QueueProcessConfig>(QUEUE_CONFIG_ENV);
+  if (config.warmUp) await warmUp(config.warmUp);
   const queue = createBenchQueue(config.variant, config.url, config.schema, config.appName);
   const ids: string[] = [];
   let finished = 0;

@@ -1,5 +1,6 @@
 import { Variant } from '../shared/bench-case';
 import { WorkerSettings } from '../shared/bench-queue.interface';
+import { WarmUpPlan } from '../shared/warm-up';
 
 /** What a worker or server child needs to build its queue (JSON in BENCH_QUEUE). */
 export interface QueueProcessConfig {
@@ -8,6 +9,8 @@ export interface QueueProcessConfig {
   schema: string;
   appName: string;
   settings: WorkerSettings;
+  /** Run before building the measured queue (drain workers). */
+  warmUp?: WarmUpPlan;
 }
 
 export const QUEUE_CONFIG_ENV = 'BENCH_QUEUE';

@@ -88,6 +88,8 @@ export function renderMarkdownReport(r: ReportInput): string {
     'Each case runs in its own Node process on a fresh schema, for the floor and for both claim strategies, in',
     'that order, once per repetition. Jobs are no-ops; the numbers are the queue\'s own cost.',
     '',
+    warmUpText(s.warmUpJobs),
+    '',
     '- **Bulk enqueue** — `JobsService.enqueueMany` in chunks, no worker running; the floor sends multi-row `INSERT … VALUES`.',
     '- **Drain** — the jobs are enqueued first, then a worker with 10 or 50 handlers starts (`claimBatchSize` 100,',
     '  `prefetch` 200 so a refill asks for a full batch, `completionBatchSize` 100). Timed from the start call to the',
@@ -149,4 +151,17 @@ export function renderMarkdownReport(r: ReportInput): string {
     '',
   );
   return out.join('\n');
+}
+
+/** How the throughput cases warm up, for the Method section. */
+function warmUpText(jobs: number): string {
+  if (jobs === 0) return '**Warm-up:** none (`--warm-up-jobs 0`): the enqueue, drain and two-process cases measure a cold process.';
+  return (
+    `**Warm-up.** Before its measured phase, every process of the enqueue, drain, backlog and two-process cases runs ` +
+    `${jobs.toLocaleString('en-US')} no-op jobs (enqueue, then a drain with the case's worker settings) through a throwaway ` +
+    'queue of its own variant on a schema of its own, then drops it — the floor exactly as Conveyor. The measured phase ' +
+    'then runs on code the JIT has compiled, as in a service that has been up for a while; a cold process would mostly ' +
+    'measure how fast V8 optimises the code on the path, which costs the larger code base more. `--warm-up-jobs 0` ' +
+    'measures cold processes.'
+  );
 }

@@ -23,6 +23,11 @@ export interface CaseSizes {
   httpSeconds: number;
   httpConnections: number;
   idleSeconds: number;
+  /**
+   * Jobs each measuring process runs through a throwaway queue of its own variant first (enqueue and drain),
+   * so the enqueue, drain and two-process cases measure warm code; 0 measures a cold process.
+   */
+  warmUpJobs: number;
 }
 
 /** How the PostgreSQL CPU of a case is measured (see bench/measure/postgres-cpu-meter.ts). */

@@ -24,6 +24,7 @@ const FULL: CaseSizes = {
   httpSeconds: 10,
   httpConnections: 16,
   idleSeconds: 30,
+  warmUpJobs: 2_000,
 };
 
 const QUICK: CaseSizes = {
@@ -33,9 +34,10 @@ const QUICK: CaseSizes = {
   backlog: 100_000,
   httpSeconds: 3,
   idleSeconds: 5,
+  warmUpJobs: 500,
 };
 
-/** Flag name, environment variable and the size it sets. */
+/** Flag name, environment variable and the size it sets (every size is a positive integer but the warm-up). */
 const SIZE_FLAGS: [flag: string, env: string, key: keyof CaseSizes][] = [
   ['jobs', 'BENCH_JOBS', 'jobs'],
   ['chunk', 'BENCH_CHUNK', 'chunk'],
@@ -45,6 +47,7 @@ const SIZE_FLAGS: [flag: string, env: string, key: keyof CaseSizes][] = [
   ['http-seconds', 'BENCH_HTTP_SECONDS', 'httpSeconds'],
   ['http-connections', 'BENCH_HTTP_CONNECTIONS', 'httpConnections'],
   ['idle-seconds', 'BENCH_IDLE_SECONDS', 'idleSeconds'],
+  ['warm-up-jobs', 'BENCH_WARM_UP_JOBS', 'warmUpJobs'],
 ];
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -59,6 +62,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --http-seconds N         autocannon duration                              [10]           BENCH_HTTP_SECONDS
   --http-connections N     autocannon connections                           [16]           BENCH_HTTP_CONNECTIONS
   --idle-seconds N         idle measurement                                 [30]           BENCH_IDLE_SECONDS
+  --warm-up-jobs N         jobs run before measuring enqueue and drains; 0: cold  [2000, quick 500]  BENCH_WARM_UP_JOBS
   --cases a,b              any of ${CASE_NAMES.join(', ')}   BENCH_CASES
   --variants a,b           any of ${VARIANTS.join(', ')}   BENCH_VARIANTS
   --out FILE               report path [docs/benchmarks.md, quick: docs/benchmarks-quick.md]  BENCH_OUT
@@ -90,7 +94,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
   const sizes: CaseSizes = { ...(quick ? QUICK : FULL) };
   for (const [flag, envName, key] of SIZE_FLAGS) {
     const value = pick(flag, envName);
-    if (value !== undefined) sizes[key] = positiveInteger(flag, value);
+    if (value !== undefined) sizes[key] = key === 'warmUpJobs' ? wholeNumber(flag, value) : positiveInteger(flag, value);
   }
   const repeat = pick('repeat', 'BENCH_REPEAT');
   const timeout = pick('case-timeout-s', 'BENCH_CASE_TIMEOUT_S');
@@ -127,6 +131,12 @@ function readFlags(argv: string[]): Map<string, string> {
 function positiveInteger(name: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new BenchOptionsError(`--${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+function wholeNumber(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new BenchOptionsError(`--${name} must be 0 or a positive integer, got "${value}"`);
   return n;
 }
 
