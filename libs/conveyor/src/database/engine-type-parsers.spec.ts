@@ -24,6 +24,22 @@ describe('parseTimestamptz', () => {
     expect(ours instanceof Date ? ours.getTime() : ours).toEqual(theirs instanceof Date ? theirs.getTime() : theirs);
   });
 
+  it('answers a repeated text with an equal but separate Date, also when two texts alternate', () => {
+    const a = '2026-11-23 14:10:00.123456+00';
+    const b = '2026-11-23 14:10:01.5+00';
+    const seen = [a, b, a, b, a].map((text) => parseTimestamptz(text));
+    expect(seen.map((d) => d.toISOString())).toEqual([
+      '2026-11-23T14:10:00.123Z',
+      '2026-11-23T14:10:01.500Z',
+      '2026-11-23T14:10:00.123Z',
+      '2026-11-23T14:10:01.500Z',
+      '2026-11-23T14:10:00.123Z',
+    ]);
+    seen[0].setTime(0);
+    expect(parseTimestamptz(a).toISOString()).toBe('2026-11-23T14:10:00.123Z');
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
   it('agrees with pg on random instants and offsets', () => {
     for (let i = 0; i < 2000; i++) {
       const at = new Date(Math.floor(Math.random() * 4e12));
