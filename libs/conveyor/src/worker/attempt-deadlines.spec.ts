@@ -42,14 +42,33 @@ describe('AttemptDeadlines', () => {
     expect(finished.expiredAt).toBeNull();
   });
 
-  it('leaves no timer behind once every entry is removed (an idle worker arms nothing)', () => {
+  it('keeps nothing alive once every entry is removed (an idle worker), and holds the process while one runs', () => {
     const deadlines = new AttemptDeadlines();
-    const before = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
     const a = entry(10_000);
     deadlines.add(a);
-    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBe(before + 1);
+    expect(timers()).toBe(before + 1);
     deadlines.remove(a);
-    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBe(before);
+    expect(timers()).toBe(before);
+    const b = entry(20_000); // later than the timer left behind: it is only held again
+    deadlines.add(b);
+    expect(timers()).toBe(before + 1);
+    deadlines.remove(b);
+    expect(timers()).toBe(before);
+  });
+
+  it('serves an entry added after the set emptied, when the timer left behind fires first', async () => {
+    const deadlines = new AttemptDeadlines();
+    const gone = entry(10);
+    deadlines.add(gone);
+    deadlines.remove(gone);
+    const next = entry(40); // the timer is still set for `gone`: it fires, finds `next` not due, re-arms
+    deadlines.add(next);
+    await next.expired;
+    expect(gone.expiredAt).toBeNull();
+    expect(next.expiredAt!).toBeGreaterThanOrEqual(next.deadline - 1);
+    expect(deadlines.size).toBe(0);
   });
 
   it('re-arms for an entry added while another expires', async () => {

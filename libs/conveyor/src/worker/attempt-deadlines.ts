@@ -13,7 +13,12 @@ export interface Expiring {
  * deadline known when it is armed. Attempts that end early are only removed from the Set: the timer is
  * not re-armed for them, and when it fires it expires what is due and re-arms for the earliest deadline
  * left. In a steady stream of short jobs that is one wake-up per timeout period, whatever the job rate.
- * With nothing running there is no timer at all (an idle worker arms nothing).
+ *
+ * When the last entry leaves, the timer is not cleared but unref'd: it no longer keeps the process alive,
+ * and it fires once more at most, finds nothing and is gone. Clearing it there made a worker running
+ * no-op jobs one at a time (each ends before the next starts) create and clear a Timeout per job after
+ * all; now the next attempt only refs the timer again. An idle worker keeps nothing alive and, after that
+ * one last wake-up, holds no timer at all.
  */
 export class AttemptDeadlines<T extends Expiring> {
   private readonly entries = new Set<T>();
@@ -24,11 +29,11 @@ export class AttemptDeadlines<T extends Expiring> {
   add(entry: T): void {
     this.entries.add(entry);
     if (entry.deadline < this.armedFor) this.arm(entry.deadline);
+    else if (this.entries.size === 1) this.timer?.ref();
   }
 
   remove(entry: T): void {
-    this.entries.delete(entry);
-    if (this.entries.size === 0) this.disarm();
+    if (this.entries.delete(entry) && this.entries.size === 0) this.timer?.unref();
   }
 
   get size(): number {
@@ -39,12 +44,6 @@ export class AttemptDeadlines<T extends Expiring> {
     if (this.timer) clearTimeout(this.timer);
     this.armedFor = at;
     this.timer = setTimeout(() => this.fire(), Math.max(0, at - performance.now()));
-  }
-
-  private disarm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.armedFor = Infinity;
   }
 
   private fire(): void {

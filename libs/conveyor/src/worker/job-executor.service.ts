@@ -31,8 +31,8 @@ class AttemptContext implements JobContext {
  * Written with one promise and plain callbacks rather than `async`/`Promise.race` with a timer per
  * attempt: for a no-op handler those allocations were most of the attempt's own cost (and of the GC
  * work behind it). Timeouts share one timer (AttemptDeadlines); every attempt settles exactly once — by
- * its handler, its deadline or an abort — and leaves the deadline set when it does, so no timer outlives
- * the attempts.
+ * its handler, its deadline or an abort — and leaves the deadline set when it does, so no timer keeps the
+ * process alive once the attempts are over.
  */
 @Injectable()
 export class JobExecutor {
