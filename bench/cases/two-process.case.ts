@@ -33,15 +33,13 @@ export const twoProcessCase: CaseRunner = async (spec) => {
   }
 
   const workers = Array.from({ length: WORKERS }, (_, k) => {
-    const settings = drainSettings(HANDLERS_PER_WORKER);
-    const appName = `${spec.appName}:w${k}`;
     const config: QueueProcessConfig = {
       variant: spec.variant,
       url: spec.url,
       schema: spec.schema,
-      appName,
-      settings,
-      warmUp: { variant: spec.variant, url: spec.url, schema: warmUpSchema(spec.schema, k), appName, jobs: warmUpJobs, chunk, settings },
+      appName: `${spec.appName}:w${k}`,
+      settings: drainSettings(HANDLERS_PER_WORKER),
+      warmUp: { schema: warmUpSchema(spec.schema, k), jobs: warmUpJobs, chunk },
     };
     return new BenchChild('bench/processes/drain-worker.process.ts', { [QUEUE_CONFIG_ENV]: JSON.stringify(config) }, `worker ${k}`);
   });

@@ -1,8 +1,9 @@
 /**
  * One of the two worker processes of the two-process case:
  * `node -r ./test/support/register-ts.js bench/processes/drain-worker.process.ts`.
- * Warms up (see warmUp), then prints `ready` once built, starts claiming on `go`, reports `progress` every 100 ms, and on `stop`
- * reports the id of every job whose handler it ran (to count duplicates) and its CPU time.
+ * Warms up (see warmUp), prints `ready` once built, starts claiming on `go`, reports `progress` every
+ * 100 ms, and on `stop` reports the id of every job whose handler it ran (to count duplicates) and its
+ * CPU time.
  */
 import 'reflect-metadata';
 import { NodeCpuMeter } from '../measure/node-cpu-meter';
@@ -13,7 +14,7 @@ import { QUEUE_CONFIG_ENV, QueueProcessConfig } from './queue-process-config';
 
 runChild(async () => {
   const config = readJsonEnv<QueueProcessConfig>(QUEUE_CONFIG_ENV);
-  if (config.warmUp) await warmUp(config.warmUp);
+  if (config.warmUp) await warmUp({ ...config, ...config.warmUp });
   const queue = createBenchQueue(config.variant, config.url, config.schema, config.appName);
   const ids: string[] = [];
   let finished = 0;

@@ -9,8 +9,8 @@ export interface QueueProcessConfig {
   schema: string;
   appName: string;
   settings: WorkerSettings;
-  /** Run before building the measured queue (drain workers). */
-  warmUp?: WarmUpPlan;
+  /** Where and how much to warm up before building the measured queue (drain workers), with the settings above. */
+  warmUp?: Pick<WarmUpPlan, 'schema' | 'jobs' | 'chunk'>;
 }
 
 export const QUEUE_CONFIG_ENV = 'BENCH_QUEUE';
