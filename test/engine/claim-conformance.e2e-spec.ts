@@ -15,6 +15,7 @@ import {
 } from '@conveyor/core';
 // Not public API: the conformance suite drives the Completer directly to play a worker that lost its claim.
 import { Completer } from '../../libs/conveyor/src/worker/completer.service';
+import { ClaimConnections } from '../../libs/conveyor/src/database/claim-connections.service';
 import { completedRow } from '../../libs/conveyor/src/worker/outcome-rows';
 import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler, RecordPayload } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -239,6 +240,40 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     }
     // The held rows were not touched: still claimable, now that the competitor let go.
     expect((await claim(5)).map((j) => j.id).sort()).toEqual(rest.slice(0, 5).map((j) => j.id).sort());
+  });
+
+  it('once it has met a competitor, takes the jobs behind a held head in a single statement', async () => {
+    await resetClaimSchema();
+    const jobs = await claimer.jobs.enqueueMany(
+      Array.from({ length: 20 }, (_, n) => ({ type: 'TEST_RECORD', payload: { priority: n }, priority: n })),
+    );
+    const ids = (from: number, to: number) => jobs.slice(from, to).map((j) => j.id).sort();
+    const competitor = await claimer.sql.connect();
+    const connections = claimer.app.get(ClaimConnections);
+    const query = connections.runner.query;
+    let statements = 0;
+    connections.runner.query = (...args) => {
+      statements++;
+      return query(...args);
+    };
+    try {
+      // A competitor's claim is in flight on the head; the first meeting may take the optimistic strategy a
+      // second round to read past it. Then that claim commits and the competitor's next one holds the new head.
+      await competitor.query('BEGIN');
+      await competitor.query(`SELECT id FROM ${claimer.jobsTable} WHERE id = ANY($1) FOR UPDATE`, [ids(0, 5)]);
+      expect((await claim(5)).map((j) => j.id).sort()).toEqual(ids(5, 10));
+      await competitor.query(`UPDATE ${claimer.jobsTable} SET status = 'RUNNING', version = version + 1 WHERE id = ANY($1)`, [ids(0, 5)]);
+      await competitor.query('COMMIT');
+      await competitor.query('BEGIN');
+      await competitor.query(`SELECT id FROM ${claimer.jobsTable} WHERE id = ANY($1) FOR UPDATE`, [ids(10, 15)]);
+      statements = 0;
+      expect((await claim(5)).map((j) => j.id).sort()).toEqual(ids(15, 20));
+      expect(statements).toBe(1);
+    } finally {
+      connections.runner.query = query;
+      await competitor.query('ROLLBACK');
+      competitor.release();
+    }
   });
 
   it('retries a failed attempt after its backoff, with the attempt in the error history', async () => {

@@ -13,6 +13,13 @@ import { sortClaimed } from './sort-claimed';
 const MAX_ROUNDS = 5;
 
 /**
+ * Claims, after the last one that lost a race, whose first round already reads a double window. Each lost
+ * race starts the count again, so workers that keep meeting each other keep reading wide; a worker alone
+ * never loses one and always reads only what it wants.
+ */
+const WIDE_CLAIMS_AFTER_LOSS = 32;
+
+/**
  * Optimistic strategy: read the head of the queue without locks, then claim all candidates with one
  * compare-and-set on the @VersionColumn, both in one statement (see jobClaimByVersion). A candidate another
  * worker took first has a new version and is skipped; when some were lost, the next round reads again (the
@@ -29,6 +36,8 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
    * boots into whatever backlog there is. Shared by the poller's claims and the HTTP workers'.
    */
   private contended = true;
+  /** Claims left whose first round reads a double window (see WIDE_CLAIMS_AFTER_LOSS). */
+  private wideClaimsLeft = 0;
 
   constructor(
     private readonly db: ConveyorDatabase,
@@ -44,22 +53,24 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
     // competition an empty round ends the claim, so an idle worker, or one fed a job at a time, still makes
     // one query per wake-up.
     const retryEmpty = this.contended;
-    let lost = false;
+    let lostRace = false;
     for (let round = 0; round < MAX_ROUNDS && claimed.length < filter.limit; round++) {
       const want = filter.limit - claimed.length;
-      // After a lost round the head is most likely held by a competitor's claim still running: read a window
-      // twice as wide, so this round can take the rows behind it (the first round reads only what it wants,
-      // which is all a worker without competitors ever needs).
-      const window = round === 0 ? want : want * 2;
+      // After a lost race the head is most likely held by a competitor's claim still running: read a window
+      // twice as wide, so the round can take the rows behind it. The first round does so too for a while after
+      // a claim that lost one: two processes draining one backlog otherwise collided on the head in about
+      // every other claim and needed a second statement for it.
+      const window = round > 0 || this.wideClaimsLeft > 0 ? want * 2 : want;
       const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, workerId, leaseMs, window);
       const won = (await run<JobRow & { candidates: number }>(this.claims.runner, statement)).rows;
       claimed.push(...won.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
-      if (won.length === 0 && !retryEmpty) break;
-      // Every row the read found was won: nothing was lost to a competitor. (A full claim ends the loop anyway.)
-      if (won.length > 0 && won.length === won[0].candidates) break;
-      lost = true;
+      // Lost: fewer won than wanted although the read found more — competitors took them.
+      const lost = won.length === 0 ? retryEmpty : won.length < Math.min(want, won[0].candidates);
+      if (!lost) break;
+      lostRace = true;
     }
-    this.contended = claimed.length === filter.limit || (lost && claimed.length > 0);
+    this.contended = claimed.length === filter.limit || (lostRace && claimed.length > 0);
+    this.wideClaimsLeft = lostRace ? WIDE_CLAIMS_AFTER_LOSS : Math.max(0, this.wideClaimsLeft - 1);
     return sortClaimed(claimed);
   }
 }
