@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { startEmbeddedPostgres } from '@conveyor/embedded-postgres';
 import { PgCpuConfig } from '../shared/bench-case';
 import { readProcCpu } from '../measure/proc-stat';
+import { withClient } from './with-client';
 
 /** The PostgreSQL server a run benchmarks. */
 export interface BenchDatabase {
@@ -103,16 +103,6 @@ async function cpuConfigForExternal(url: string, appPrefix: string): Promise<PgC
   }
   if (wanted === 'server') return { mode: 'server', postmasterPid: backend.ppid };
   return { mode: 'backends', applicationPrefix: appPrefix };
-}
-
-async function withClient<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url, application_name: 'bench-runner' });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 function formatSetting(setting: string, unit: string | null): string {

@@ -37,17 +37,17 @@ const QUICK: CaseSizes = {
   warmUpJobs: 500,
 };
 
-/** Flag name, environment variable and the size it sets (every size is a positive integer but the warm-up). */
-const SIZE_FLAGS: [flag: string, env: string, key: keyof CaseSizes][] = [
-  ['jobs', 'BENCH_JOBS', 'jobs'],
-  ['chunk', 'BENCH_CHUNK', 'chunk'],
-  ['latency-jobs', 'BENCH_LATENCY_JOBS', 'latencyJobs'],
-  ['latency-interval-ms', 'BENCH_LATENCY_INTERVAL_MS', 'latencyIntervalMs'],
-  ['backlog', 'BENCH_BACKLOG', 'backlog'],
-  ['http-seconds', 'BENCH_HTTP_SECONDS', 'httpSeconds'],
-  ['http-connections', 'BENCH_HTTP_CONNECTIONS', 'httpConnections'],
-  ['idle-seconds', 'BENCH_IDLE_SECONDS', 'idleSeconds'],
-  ['warm-up-jobs', 'BENCH_WARM_UP_JOBS', 'warmUpJobs'],
+/** Flag name, environment variable, the size it sets and the smallest value it takes. */
+const SIZE_FLAGS: [flag: string, env: string, key: keyof CaseSizes, min: number][] = [
+  ['jobs', 'BENCH_JOBS', 'jobs', 1],
+  ['chunk', 'BENCH_CHUNK', 'chunk', 1],
+  ['latency-jobs', 'BENCH_LATENCY_JOBS', 'latencyJobs', 1],
+  ['latency-interval-ms', 'BENCH_LATENCY_INTERVAL_MS', 'latencyIntervalMs', 1],
+  ['backlog', 'BENCH_BACKLOG', 'backlog', 1],
+  ['http-seconds', 'BENCH_HTTP_SECONDS', 'httpSeconds', 1],
+  ['http-connections', 'BENCH_HTTP_CONNECTIONS', 'httpConnections', 1],
+  ['idle-seconds', 'BENCH_IDLE_SECONDS', 'idleSeconds', 1],
+  ['warm-up-jobs', 'BENCH_WARM_UP_JOBS', 'warmUpJobs', 0],
 ];
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -92,20 +92,20 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
   };
   const quick = pick('quick', 'BENCH_QUICK') !== undefined;
   const sizes: CaseSizes = { ...(quick ? QUICK : FULL) };
-  for (const [flag, envName, key] of SIZE_FLAGS) {
+  for (const [flag, envName, key, min] of SIZE_FLAGS) {
     const value = pick(flag, envName);
-    if (value !== undefined) sizes[key] = key === 'warmUpJobs' ? wholeNumber(flag, value) : positiveInteger(flag, value);
+    if (value !== undefined) sizes[key] = integerAtLeast(flag, value, min);
   }
   const repeat = pick('repeat', 'BENCH_REPEAT');
   const timeout = pick('case-timeout-s', 'BENCH_CASE_TIMEOUT_S');
   const options: BenchOptions = {
     quick,
-    repeat: repeat === undefined ? (quick ? 1 : 3) : positiveInteger('repeat', repeat),
+    repeat: repeat === undefined ? (quick ? 1 : 3) : integerAtLeast('repeat', repeat, 1),
     sizes,
     cases: subset('cases', pick('cases', 'BENCH_CASES'), CASE_NAMES),
     variants: subset('variants', pick('variants', 'BENCH_VARIANTS'), VARIANTS),
     out: pick('out', 'BENCH_OUT') ?? (quick ? 'docs/benchmarks-quick.md' : 'docs/benchmarks.md'),
-    caseTimeoutMs: (timeout === undefined ? 900 : positiveInteger('case-timeout-s', timeout)) * 1000,
+    caseTimeoutMs: (timeout === undefined ? 900 : integerAtLeast('case-timeout-s', timeout, 1)) * 1000,
     databaseUrl: env.DATABASE_URL || undefined,
   };
   if (flags.has('help')) throw new BenchOptionsError('');
@@ -128,15 +128,12 @@ function readFlags(argv: string[]): Map<string, string> {
   return flags;
 }
 
-function positiveInteger(name: string, value: string): number {
+/** An integer of at least `min` (0 or 1), or a BenchOptionsError naming the flag. */
+function integerAtLeast(name: string, value: string, min: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new BenchOptionsError(`--${name} must be a positive integer, got "${value}"`);
-  return n;
-}
-
-function wholeNumber(name: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new BenchOptionsError(`--${name} must be 0 or a positive integer, got "${value}"`);
+  if (!Number.isInteger(n) || n < min) {
+    throw new BenchOptionsError(`--${name} must be ${min === 0 ? '0 or ' : ''}a positive integer, got "${value}"`);
+  }
   return n;
 }
 

@@ -1,8 +1,10 @@
-import { Client } from 'pg';
+import { withClient } from '../database/with-client';
 import { Countdown } from '../measure/countdown';
 import { Variant } from './bench-case';
 import { WorkerSettings } from './bench-queue.interface';
 import { createBenchQueue } from './create-bench-queue';
+
+const WARM_UP_APPLICATION_NAME = 'bench-warm-up';
 
 /** Where and how much a process warms up before its measured phase. */
 export interface WarmUpPlan {
@@ -26,7 +28,7 @@ export interface WarmUpPlan {
  */
 export async function warmUp(plan: WarmUpPlan): Promise<void> {
   if (plan.jobs === 0) return;
-  await onClient(plan.url, (c) => c.query(`CREATE SCHEMA ${plan.schema}`));
+  await withClient(plan.url, (c) => c.query(`CREATE SCHEMA ${plan.schema}`), WARM_UP_APPLICATION_NAME);
   const queue = createBenchQueue(plan.variant, plan.url, plan.schema, `${plan.appName}:warm`);
   try {
     await queue.setup();
@@ -37,21 +39,11 @@ export async function warmUp(plan: WarmUpPlan): Promise<void> {
     await finished.reached();
   } finally {
     await queue.close();
-    await onClient(plan.url, (c) => c.query(`DROP SCHEMA IF EXISTS ${plan.schema} CASCADE`));
+    await withClient(plan.url, (c) => c.query(`DROP SCHEMA IF EXISTS ${plan.schema} CASCADE`), WARM_UP_APPLICATION_NAME);
   }
 }
 
 /** Name of a case's warm-up schema (`k`: which of the case's processes); the runner drops any left over. */
 export function warmUpSchema(caseSchema: string, k = 0): string {
   return `${caseSchema}_warm${k}`;
-}
-
-async function onClient<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url, application_name: 'bench-warm-up' });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
