@@ -142,14 +142,16 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
       const row = await rowOf(j.id);
       expect(row).toMatchObject({ status: 'RUNNING', attempts: 1, locked_by: 'conformance', lease_token: j.leaseToken });
       // A version-4 layout: external workers' lease tokens are checked with class-validator's IsUUID.
-      expect(row.lease_token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(row.lease_token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(row.locked_until.getTime()).toBeGreaterThan(Date.now() + LEASE_MS - 5_000);
       expect(row.version).toBe(before.get(j.id) + 1);
       expect(row.started_at).not.toBeNull();
       // What the strategy hands the worker is what is stored.
       expect(j).toMatchObject({ status: JobStatus.RUNNING, attempts: 1, lockedBy: 'conformance', version: row.version });
     }
-    expect(new Set(claimed.map((j) => j.leaseToken)).size).toBe(claimed.length);
+    // Each claim has tokens of its own: none of the first claim's is among the second's.
+    const secondTokens = new Set(second.map((j) => j.leaseToken));
+    for (const j of first) expect(secondTokens.has(j.leaseToken)).toBe(false);
     expect(await claim(10)).toEqual([]);
   });
 
@@ -372,6 +374,28 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
 
     expect(await writeOutcome(fresh, { onTime: true })).toBe(true);
     expect(await rowOf(id)).toMatchObject({ status: 'COMPLETED', result: { onTime: true }, lease_token: null });
+  });
+
+  it('pairs every token with its job: a stale outcome written beside the claim that took its job again changes nothing', async () => {
+    await resetClaimSchema();
+    const { id } = await claimer.jobs.enqueue('TEST_RECORD', {});
+    const [stale] = await claim(1, 'slow-worker');
+    await claimer.sql.query(
+      `UPDATE ${claimer.jobsTable} SET status = 'RETRYING', locked_by = NULL, locked_until = NULL, lease_token = NULL,
+         version = version + 1 WHERE id = $1`,
+      [id],
+    );
+    const { id: siblingId } = await claimer.jobs.enqueue('TEST_RECORD', {});
+    // One claim takes the rescued job and another: the stale holder's outcome and the sibling's go out in one write.
+    const again = await claim(2, 'new-worker');
+    expect(again.map((j) => j.id).sort()).toEqual([id, siblingId].sort());
+    const sibling = again.find((j) => j.id === siblingId)!;
+
+    const before = await rowOf(id);
+    const written = await Promise.all([writeOutcome(stale, { late: true }), writeOutcome(sibling, { ok: true })]);
+    expect(written).toEqual([false, true]);
+    expect(await rowOf(id)).toEqual(before);
+    expect(await rowOf(siblingId)).toMatchObject({ status: 'COMPLETED', result: { ok: true } });
   });
 
   it('refuses the completion of a worker whose lease expired and was swept', async () => {

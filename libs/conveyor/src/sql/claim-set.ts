@@ -5,24 +5,28 @@ import { randomUUID } from 'node:crypto';
  * attempt, this worker, a fresh lease and a new fencing token. $W is the worker id, $L the lease in ms,
  * $N the claim's nonce (`claimNonce()`).
  *
- * The fencing token is derived from a random nonce the claim carries and the row's id —
- * md5(nonce || id), laid out as a version-4 UUID — rather than made by `gen_random_uuid()` per row:
- * PostgreSQL's strong random source cost ~4 µs per call, a fifth of the claim's CPU, where md5 costs
- * ~0.3 µs. Tokens stay unique (one nonce per statement, distinct ids within it) and unguessable (the
- * nonce has 122 random bits and goes nowhere but into that statement).
+ * The fencing token is the claim's nonce: one random version-4 UUID per claim statement, shared by the
+ * rows it claims. Fencing needs a token per attempt, not per row: every statement that checks a token
+ * (completion, heartbeat, external workers' reports) pairs it with the job's id, and a job claimed again
+ * gets another claim's nonce, so the stale holder's (id, token) matches nothing. The nonce has 122 random
+ * bits and goes nowhere but into that statement and to the worker that made it, so it cannot be guessed.
+ * Earlier versions derived a token per row (first `gen_random_uuid()`, then md5(nonce || id) laid out as a
+ * UUID); for a claim of 100 rows the derivation alone was a fifth of the statement's execution time
+ * (EXPLAIN ANALYZE, medians of 21: 0.98 ms with it, 0.78 ms without), and the claim is the statement a
+ * draining worker waits on.
  */
 export function claimSet(alias: string, workerParam: string, leaseParam: string, nonceParam: string): string {
   return `status = 'RUNNING',
   attempts = ${alias}.attempts + 1,
   locked_by = ${workerParam},
   locked_until = now() + ${leaseParam} * interval '1 millisecond',
-  lease_token = overlay(overlay(md5(${nonceParam}::text || ${alias}.id::text) placing '4' from 13) placing '8' from 17)::uuid,
+  lease_token = ${nonceParam}::uuid,
   started_at = now(),
   updated_at = now(),
   version = ${alias}.version + 1`;
 }
 
-/** A fresh nonce for one claim statement's fencing tokens. */
+/** A fresh nonce for one claim statement: the fencing token of every row it claims. */
 export function claimNonce(): string {
   return randomUUID();
 }
