@@ -60,6 +60,21 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     strategyUnderTest.claim({ types: ['TEST_RECORD'], excludedQueues: more.excludedQueues ?? [], limit }, workerId, LEASE_MS);
   const rowOf = async (id: string) => (await claimer.sql.query(`SELECT * FROM ${claimer.jobsTable} WHERE id = $1`, [id])).rows[0];
   const resetClaimSchema = () => claimer.sql.query(`TRUNCATE ${claimer.jobsTable}; DELETE FROM ${claimer.db.queuesTable}`);
+  /**
+   * On an emptied schema: one job, claimed by 'slow-worker', then rescued — what the sweeper does to the row
+   * (RETRYING, lease cleared, version bumped) — so `stale` is the claim of a worker that lost it.
+   */
+  const claimedThenRescued = async () => {
+    await resetClaimSchema();
+    const { id } = await claimer.jobs.enqueue('TEST_RECORD', {});
+    const [stale] = await claim(1, 'slow-worker');
+    await claimer.sql.query(
+      `UPDATE ${claimer.jobsTable} SET status = 'RETRYING', locked_by = NULL, locked_until = NULL, lease_token = NULL,
+         version = version + 1 WHERE id = $1`,
+      [id],
+    );
+    return { id, stale };
+  };
   /** Writes an outcome through the Completer, as a worker does; resolves with whether it was written. */
   const writeOutcome = (job: Job, result: unknown) =>
     new Promise<boolean>((resolve) => claimer.app.get(Completer).add(completedRow(job, result), resolve));
@@ -356,15 +371,8 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
   });
 
   it('refuses the completion of a worker whose job was rescued and claimed again', async () => {
-    await resetClaimSchema();
-    const { id } = await claimer.jobs.enqueue('TEST_RECORD', {});
-    const [stale] = await claim(1, 'slow-worker');
-    // What a rescue does to the row (status, lease cleared), then another worker claims it.
-    await claimer.sql.query(
-      `UPDATE ${claimer.jobsTable} SET status = 'RETRYING', locked_by = NULL, locked_until = NULL, lease_token = NULL,
-         version = version + 1 WHERE id = $1`,
-      [id],
-    );
+    const { id, stale } = await claimedThenRescued();
+    // Another worker claims it.
     const [fresh] = await claim(1, 'new-worker');
     expect(fresh).toMatchObject({ id, attempts: 2 });
 
@@ -377,14 +385,7 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
   });
 
   it('pairs every token with its job: a stale outcome written beside the claim that took its job again changes nothing', async () => {
-    await resetClaimSchema();
-    const { id } = await claimer.jobs.enqueue('TEST_RECORD', {});
-    const [stale] = await claim(1, 'slow-worker');
-    await claimer.sql.query(
-      `UPDATE ${claimer.jobsTable} SET status = 'RETRYING', locked_by = NULL, locked_until = NULL, lease_token = NULL,
-         version = version + 1 WHERE id = $1`,
-      [id],
-    );
+    const { id, stale } = await claimedThenRescued();
     const { id: siblingId } = await claimer.jobs.enqueue('TEST_RECORD', {});
     // One claim takes the rescued job and another: the stale holder's outcome and the sibling's go out in one write.
     const again = await claim(2, 'new-worker');

@@ -57,7 +57,10 @@ export class ExternalWorkers {
     private readonly events: ConveyorEvents,
   ) {}
 
-  /** Claims up to `request.max` due jobs of `queue` (at most `claimBatchSize`) under a fresh lease token (the claim's: see claimSet). */
+  /**
+   * Claims up to `request.max` due jobs of `queue` (at most `claimBatchSize`) under a fresh lease token: the
+   * claim's, shared by the jobs it took (see claimSet).
+   */
   async claim(queue: string, request: ExternalClaimRequest): Promise<Job[]> {
     const types = request.types ?? this.options.externalTypes;
     const undeclared = types.filter((t) => !this.options.externalTypes.includes(t));
