@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { ClaimConnections, ConveyorDatabase } from '@conveyor/core';
 import { CLAIM_PLANNER_OPTIONS } from '../../libs/conveyor/src/database/claim-connections.service';
-import { jobClaimByVersion, jobClaimSkipLocked } from '../../libs/conveyor/src/sql';
+import { jobClaimByVersion, jobClaimSkipLocked, Statement } from '../../libs/conveyor/src/sql';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 
@@ -15,7 +15,8 @@ interface PlanNode {
  * The claim must read the head of the partial claim index and stop, whatever the statistics say. The case
  * that used to go wrong: a burst of inserts into a table analysed while it was small, so PostgreSQL believes
  * few rows are claimable and would rather bitmap-scan and sort every one of them. The claim connections'
- * planner settings (ClaimConnections) rule those plans out; this checks the plans PostgreSQL really makes.
+ * planner settings (ClaimConnections) rule those plans out; this checks the plans PostgreSQL really makes and
+ * keeps for the claim connections.
  */
 describe('claim plan', () => {
   let schema: TestSchema;
@@ -35,28 +36,13 @@ describe('claim plan', () => {
 
   const filter = { types: ['PLAN_TEST'], excludedQueues: [], onlyQueues: null, limit: 100 };
 
-  it.each([
-    ['skip-locked claim', () => jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000)],
-    ['optimistic claim', () => jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000)],
-  ])('the %s walks the claim index, with no sort, bitmap or sequential scan', async (_name, statement) => {
-    const { text, values } = statement();
-    const { rows } = await t.app.get(ClaimConnections).runner.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
-    const nodes = flatten(rows[0]['QUERY PLAN'][0].Plan);
-    expect(nodes.map((n) => n['Node Type'])).not.toEqual(expect.arrayContaining(['Sort']));
-    expect(nodes.filter((n) => /Bitmap|Seq Scan/.test(n['Node Type']))).toEqual([]);
-    expect(nodes.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === 'conveyor_jobs_claimable')).toBe(true);
-  });
-
-  // Claim connections plan each claim once (plan_cache_mode = force_generic_plan): PostgreSQL's default re-plans a
-  // claim on every call, as its generic plan cannot see the LIMIT, and planning was ~0.2 of a claim's 1.5 ms of
-  // backend CPU. The plan they keep, made without the parameters' values, must walk the claim index as well.
-  it.each([
-    ['skip-locked claim', () => jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000)],
-    ['optimistic claim', () => jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000)],
-  ])('the %s keeps one generic plan that walks the claim index', async (_name, statement) => {
-    let nodes: PlanNode[];
-    const { text, values } = statement();
-    // PREPARE and EXPLAIN EXECUTE must share a session: one connection like a claim connection.
+  /**
+   * The plan a claim connection keeps for a statement. Claim statements are prepared and planned once per
+   * connection (plan_cache_mode = force_generic_plan: PostgreSQL's default re-planned each claim, as a generic
+   * plan cannot see the LIMIT), so this is the plan made without the parameters' values: PREPARE, then EXPLAIN
+   * EXECUTE, on one connection opened like a claim connection.
+   */
+  async function keptPlan({ text, values }: Statement): Promise<PlanNode[]> {
     const client = new Client({ ...t.app.get(ConveyorDatabase).clientConfig('plan-test'), options: CLAIM_PLANNER_OPTIONS });
     await client.connect();
     try {
@@ -64,19 +50,24 @@ describe('claim plan', () => {
       const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
         `EXPLAIN (FORMAT JSON) EXECUTE plan_test(${values.map(sqlLiteral).join(', ')})`,
       );
-      nodes = flatten(rows[0]['QUERY PLAN'][0].Plan);
+      return flatten(rows[0]['QUERY PLAN'][0].Plan);
     } finally {
       await client.end();
     }
+  }
+
+  it.each([
+    ['skip-locked claim', () => jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000)],
+    ['optimistic claim', () => jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000)],
+  ])('the %s walks the claim index, with no sort, bitmap or sequential scan', async (_name, statement) => {
+    const nodes = await keptPlan(statement());
     expect(nodes.map((n) => n['Node Type'])).not.toEqual(expect.arrayContaining(['Sort']));
     expect(nodes.filter((n) => /Bitmap|Seq Scan/.test(n['Node Type']))).toEqual([]);
     expect(nodes.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === 'conveyor_jobs_claimable')).toBe(true);
   });
 
   it('the optimistic claim locks and updates the rows it read by tuple id, not through the primary key', async () => {
-    const { text, values } = jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000, 200);
-    const { rows } = await t.app.get(ClaimConnections).runner.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
-    const nodes = flatten(rows[0]['QUERY PLAN'][0].Plan);
+    const nodes = await keptPlan(jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000, 200));
     expect(nodes.filter((n) => n['Node Type'] === 'Tid Scan')).toHaveLength(2);
     expect(nodes.filter((n) => n['Index Name'] === 'conveyor_jobs_pkey')).toEqual([]);
   });
