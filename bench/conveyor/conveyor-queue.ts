@@ -102,9 +102,7 @@ export class ConveyorQueue implements BenchQueue {
   private jobs(): JobsService {
     // Nest's app.get() searches the module graph (~60 µs a call): once per enqueue it was a fifth of the
     // latency case's own work before the insert went out.
-    const jobs = this.jobsService ?? this.app().get<JobsService>(JobsService);
-    this.jobsService = jobs;
-    return jobs;
+    return (this.jobsService ??= this.app().get<JobsService>(JobsService));
   }
 
   /** Known without an app, so a fresh instance can check a schema other processes worked on. */

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { ClaimConnections, ConveyorDatabase } from '@conveyor/core';
 import { CLAIM_PLANNER_OPTIONS } from '../../libs/conveyor/src/database/claim-connections.service';
+import { quoteLiteral } from '../../libs/conveyor/src/database/quote';
 import { jobClaimByVersion, jobClaimSkipLocked, Statement } from '../../libs/conveyor/src/sql';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
@@ -81,12 +82,14 @@ describe('claim plan', () => {
   });
 });
 
-/** A claim parameter as an SQL literal (the test's values: null, numbers, plain strings, arrays of plain strings). */
+/**
+ * A claim parameter as an SQL literal (the test's values: null, numbers, plain strings, arrays of plain strings):
+ * EXPLAIN EXECUTE is a utility statement and takes no bind parameters.
+ */
 function sqlLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number') return String(value);
-  const text = Array.isArray(value) ? `{${value.join(',')}}` : String(value);
-  return `'${text.replace(/'/g, "''")}'`;
+  return quoteLiteral(Array.isArray(value) ? `{${value.join(',')}}` : String(value));
 }
 
 function flatten(node: PlanNode): PlanNode[] {
