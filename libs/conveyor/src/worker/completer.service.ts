@@ -41,6 +41,8 @@ export class Completer {
   private readonly logger = new Logger('Conveyor:Completer');
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** The pending timer flushes at the next turn of the event loop (not after `completionFlushMs`). */
+  private timerIsImmediate = false;
   private readonly inFlight = new Set<Promise<void>>();
   private retryDelay = 0;
 
@@ -84,14 +86,20 @@ export class Completer {
     }
   }
 
+  /**
+   * Arms the flush timer for `delayMs` unless one already fires as soon: outcomes arriving once a batch is full
+   * each ask for a flush now, and remaking the timer for every one of them cost a Timeout per job.
+   */
   private kick(delayMs: number): void {
     if (this.inFlight.size >= MAX_IN_FLIGHT) return; // a write in flight schedules the next one
-    if (this.timer && delayMs > 0) return;
+    if (this.timer && (delayMs > 0 || this.timerIsImmediate)) return;
     if (this.timer) clearTimeout(this.timer);
+    const wait = Math.max(delayMs, this.retryDelay);
+    this.timerIsImmediate = wait === 0;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.startFlush();
-    }, Math.max(delayMs, this.retryDelay));
+    }, wait);
   }
 
   /** Starts one write; when it ends, schedules the next if outcomes are waiting. */

@@ -214,7 +214,7 @@ export class WorkerPool {
     bump(this.runningByQueue, job.queue, 1);
     bump(this.runningByType, job.type, 1);
     this.events.emit('started', job, job.runAt);
-    void this.executor.execute(held, () => this.heartbeatOne(held)).then((row) => this.ran(held, row));
+    this.executor.execute(held, this.heartbeat, (row) => this.ran(held, row));
   }
 
   /** An attempt ended: free its slot, queue its outcome (null: the claim was lost, write nothing). */
@@ -250,15 +250,15 @@ export class WorkerPool {
     }, held.job);
   }
 
-  /** Explicit heartbeat from a handler; throws when the claim is gone. */
-  private async heartbeatOne(held: HeldJob): Promise<void> {
+  /** Explicit heartbeat from a handler; throws when the claim is gone. One function for every attempt. */
+  private readonly heartbeat = async (held: HeldJob): Promise<void> => {
     const stmt = jobExtendLeases(this.db.tables, [{ id: held.job.id, token: held.token }], this.options.leaseMs);
     const { rows } = await run<{ id: string }>(this.db.pool, stmt);
     if (rows.length === 0) {
       this.markLost([held.job.id]);
       throw new LeaseLostError(held.job.id);
     }
-  }
+  };
 
   private loadByGroup(): { types: Map<string, number>; queues: Map<string, number> } {
     const types = new Map(this.runningByType);
