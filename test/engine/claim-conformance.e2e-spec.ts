@@ -15,7 +15,7 @@ import {
 } from '@conveyor/core';
 // Not public API: the conformance suite drives the Completer directly to play a worker that lost its claim.
 import { Completer } from '../../libs/conveyor/src/worker/completer.service';
-import { ClaimConnections } from '../../libs/conveyor/src/database/claim-connections.service';
+import { WorkerConnection } from '../../libs/conveyor/src/database/worker-connection.service';
 import { completedRow } from '../../libs/conveyor/src/worker/outcome-rows';
 import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler, RecordPayload } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -266,7 +266,7 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     );
     const ids = (from: number, to: number) => jobs.slice(from, to).map((j) => j.id).sort();
     const competitor = await claimer.sql.connect();
-    const connections = claimer.app.get(ClaimConnections);
+    const connections = claimer.app.get(WorkerConnection);
     const query = connections.runner.query;
     let statements = 0;
     connections.runner.query = (...args) => {

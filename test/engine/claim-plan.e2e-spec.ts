@@ -1,8 +1,8 @@
 import { Client } from 'pg';
-import { ClaimConnections, ConveyorDatabase } from '@conveyor/core';
-import { CLAIM_PLANNER_OPTIONS } from '../../libs/conveyor/src/database/claim-connections.service';
+import { ConveyorDatabase, JobStatus, WorkerConnection } from '@conveyor/core';
+import { CLAIM_PLANNER_OPTIONS } from '../../libs/conveyor/src/database/worker-connection.service';
 import { quoteLiteral } from '../../libs/conveyor/src/database/quote';
-import { jobClaimByVersion, jobClaimSkipLocked, Statement } from '../../libs/conveyor/src/sql';
+import { jobClaimByVersion, jobClaimSkipLocked, jobFinishMany, Statement } from '../../libs/conveyor/src/sql';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 
@@ -15,9 +15,9 @@ interface PlanNode {
 /**
  * The claim must read the head of the partial claim index and stop, whatever the statistics say. The case
  * that used to go wrong: a burst of inserts into a table analysed while it was small, so PostgreSQL believes
- * few rows are claimable and would rather bitmap-scan and sort every one of them. The claim connections'
- * planner settings (ClaimConnections) rule those plans out; this checks the plans PostgreSQL really makes and
- * keeps for the claim connections.
+ * few rows are claimable and would rather bitmap-scan and sort every one of them. The worker connection's
+ * planner settings (WorkerConnection) rule those plans out; this checks the plans PostgreSQL really makes and
+ * keeps on that connection, for the claims and for the outcome writes that share it.
  */
 describe('claim plan', () => {
   let schema: TestSchema;
@@ -38,10 +38,10 @@ describe('claim plan', () => {
   const filter = { types: ['PLAN_TEST'], excludedQueues: [], onlyQueues: null, limit: 100 };
 
   /**
-   * The plan a claim connection keeps for a statement. Claim statements are prepared and planned once per
+   * The plan the worker connection keeps for a statement. Its statements are prepared and planned once per
    * connection (plan_cache_mode = force_generic_plan: PostgreSQL's default re-planned each claim, as a generic
    * plan cannot see the LIMIT), so this is the plan made without the parameters' values: PREPARE, then EXPLAIN
-   * EXECUTE, on one connection opened like a claim connection.
+   * EXECUTE, on one connection opened like the worker connection.
    */
   async function keptPlan({ text, values }: Statement): Promise<PlanNode[]> {
     const client = new Client({ ...t.app.get(ConveyorDatabase).clientConfig('plan-test'), options: CLAIM_PLANNER_OPTIONS });
@@ -73,11 +73,19 @@ describe('claim plan', () => {
     expect(nodes.filter((n) => n['Index Name'] === 'conveyor_jobs_pkey')).toEqual([]);
   });
 
-  it('the claim connections are the only ones with those settings', async () => {
+  it('an outcome write on the worker connection reaches its rows by primary key, with no sequential scan', async () => {
+    const { rows } = await t.sql.query<{ id: string }>(`SELECT id FROM ${t.jobsTable} LIMIT 100`);
+    const outcomes = rows.map((r) => ({ id: r.id, token: r.id, status: JobStatus.COMPLETED, result: null }));
+    const nodes = await keptPlan(jobFinishMany(t.app.get(ConveyorDatabase).tables, outcomes));
+    expect(nodes.filter((n) => /Bitmap|Seq Scan/.test(n['Node Type']))).toEqual([]);
+    expect(nodes.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === 'conveyor_jobs_pkey')).toBe(true);
+  });
+
+  it('the worker connection is the only one with those settings', async () => {
     const settings = "SELECT current_setting('enable_sort') AS sort, current_setting('plan_cache_mode') AS plans";
-    const claims = await t.app.get(ClaimConnections).runner.query<{ sort: string; plans: string }>(settings);
+    const worker = await t.app.get(WorkerConnection).runner.query<{ sort: string; plans: string }>(settings);
     const pool = await t.app.get(ConveyorDatabase).pool.query<{ sort: string; plans: string }>(settings);
-    expect(claims.rows[0]).toEqual({ sort: 'off', plans: 'force_generic_plan' });
+    expect(worker.rows[0]).toEqual({ sort: 'off', plans: 'force_generic_plan' });
     expect(pool.rows[0]).toEqual({ sort: 'on', plans: 'auto' });
   });
 });

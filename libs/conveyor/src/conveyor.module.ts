@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from './conveyor.constants';
 import { CONVEYOR_MODULE_INPUT, ConveyorConfigurableModule } from './conveyor.module-definition';
 import { validateConveyorOptions, ConveyorOptionsInput } from './config/validate-conveyor-options';
-import { ClaimConnections } from './database/claim-connections.service';
+import { WorkerConnection } from './database/worker-connection.service';
 import { ConveyorDatabase } from './database/conveyor-database.service';
 import { CronModule } from './cron/cron.module';
 import { ConveyorEvents } from './events/conveyor-events.service';
@@ -18,7 +18,7 @@ import { SchedulerPollerModule } from './scheduler/scheduler.module';
 import { WorkerModule } from './worker/worker.module';
 import { WorkerOrchestrator } from './worker/worker-orchestrator.service';
 
-const core = [ConveyorDatabase, ClaimConnections, ConveyorEvents, MigratorService];
+const core = [ConveyorDatabase, WorkerConnection, ConveyorEvents, MigratorService];
 
 /** The engine's parts, imported and handed on to the app as they are. */
 const engineModules = [

@@ -24,7 +24,7 @@ export * from './jobs/bulk-retry.service';
 export * from './logging';
 export * from './metrics';
 export * from './database/conveyor-database.service';
-export * from './database/claim-connections.service';
+export * from './database/worker-connection.service';
 export * from './maintenance/maintenance.service';
 export * from './maintenance/leader-election.service';
 export * from './scheduler/job-poller.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClaimConnections } from '../database/claim-connections.service';
+import { WorkerConnection } from '../database/worker-connection.service';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { Job } from '../jobs/job.entity';
 import { JobRow, mapClaimedJobRow } from '../jobs/job-row.mapper';
@@ -41,7 +41,7 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
 
   constructor(
     private readonly db: ConveyorDatabase,
-    private readonly claims: ClaimConnections,
+    private readonly connection: WorkerConnection,
   ) {}
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
@@ -62,7 +62,7 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
       // every other claim and needed a second statement for it.
       const window = round > 0 || this.wideClaimsLeft > 0 ? want * 2 : want;
       const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, workerId, leaseMs, window);
-      const won = (await run<JobRow & { candidates: number }>(this.claims.runner, statement)).rows;
+      const won = (await run<JobRow & { candidates: number }>(this.connection.runner, statement)).rows;
       claimed.push(...won.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
       // Lost: fewer won than wanted although the read found more — competitors took them.
       const lost = won.length === 0 ? retryEmpty : won.length < Math.min(want, won[0].candidates);

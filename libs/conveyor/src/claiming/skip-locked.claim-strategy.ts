@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClaimConnections } from '../database/claim-connections.service';
+import { WorkerConnection } from '../database/worker-connection.service';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { Job } from '../jobs/job.entity';
 import { JobRow, mapClaimedJobRow } from '../jobs/job-row.mapper';
@@ -20,11 +20,11 @@ export class SkipLockedClaimStrategy implements ClaimStrategy {
 
   constructor(
     private readonly db: ConveyorDatabase,
-    private readonly claims: ClaimConnections,
+    private readonly connection: WorkerConnection,
   ) {}
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
-    const { rows } = await run<JobRow>(this.claims.runner, jobClaimSkipLocked(this.db.tables, filter, workerId, leaseMs));
+    const { rows } = await run<JobRow>(this.connection.runner, jobClaimSkipLocked(this.db.tables, filter, workerId, leaseMs));
     return sortClaimed(rows.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { ClientConfig, Pool, PoolClient, QueryConfig } from 'pg';
+import type { Client, ClientConfig, Pool, PoolClient, QueryConfig } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { CONVEYOR_DATA_SOURCE } from '../conveyor.constants';
 import { DatabaseUnavailableError } from '../errors/job-request.errors';
@@ -120,10 +120,10 @@ export class ConveyorDatabase {
     return this.queryOn<R>(this.pgPool, text, values, name);
   }
 
-  /** Runs one statement on `pool` (the engine's, or another it owns) with the engine's type parsers. */
-  async queryOn<R>(pool: Pool, text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
+  /** Runs one statement on `target` (the engine's pool, or a connection it owns) with the engine's type parsers. */
+  async queryOn<R>(target: Pool | Client, text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
     try {
-      const res = await pool.query(queryConfig(text, values, name));
+      const res = await (target as Pool).query(queryConfig(text, values, name));
       return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
       throw this.translate(err);

@@ -8,8 +8,8 @@ import { claimableSelect } from './claimable-select';
  * burst of inserts (before autovacuum re-analyses the table) it believes there are a handful, and instead
  * bitmap-scans every claimable row and sorts them — 9 ms at 5,000 queued jobs, seconds at a million.
  * A function may carry its own planner settings, so these two forbid the sort, bitmap and sequential paths
- * for their one query. The claim statements now run the same query inline on the claim connections, which
- * carry those settings for their whole session (see ClaimConnections): calling the function cost ~0.3 ms
+ * for their one query. The claim statements now run the same query inline on the worker connection, which
+ * carries those settings for its whole session (see WorkerConnection): calling the function cost ~0.3 ms
  * per claim (saving and restoring three settings, a PL/pgSQL frame, a tuplestore), a quarter of a claim.
  * The functions stay for instances of an earlier version during a rolling upgrade.
  */

@@ -9,7 +9,7 @@ import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
  * candidate on that version.
  *
  * - `candidates` is the optimistic read: no lock, so it may pick rows another worker is claiming at the
- *   same moment. It must run on a claim connection (planner settings: see ClaimConnections).
+ *   same moment. It must run on the worker connection (planner settings: see WorkerConnection).
  * - `won` locks the candidates whose version is still the one read. A row another worker claimed after
  *   this statement's snapshot is re-read at its newest version when locked (READ COMMITTED), its version
  *   no longer matches, and it drops out: that worker won the race. A row locked right now is skipped rather

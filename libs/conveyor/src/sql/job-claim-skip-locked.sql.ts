@@ -7,7 +7,7 @@ import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
  * Claims up to `limit` due jobs in one statement. The inner query walks the partial claim index in
  * (priority, run_at) order and skips rows another transaction holds, so concurrent workers never wait on
  * each other and never take the same row; the locks it takes last until this statement ends. It must run
- * on a claim connection (planner settings that keep it on the index: see ClaimConnections). The UPDATE
+ * on the worker connection (planner settings that keep it on the index: see WorkerConnection). The UPDATE
  * finds the picked rows with `= ANY(ARRAY(…))`, a primary-key lookup: a join would let the planner
  * hash-join against a sequential scan of the whole table, which grows with every finished row kept.
  */

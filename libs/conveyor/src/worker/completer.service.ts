@@ -3,6 +3,7 @@ import { CONVEYOR_OPTIONS } from '../conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { isConnectionError } from '../database/connection-errors';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
+import { WorkerConnection } from '../database/worker-connection.service';
 import { FinishRow, jobFinishMany } from '../sql/job-finish-many.sql';
 import { run } from '../sql/statement';
 import { ConveyorEvents } from '../events/conveyor-events.service';
@@ -26,7 +27,8 @@ interface Pending {
 /**
  * Writes attempt outcomes back in batches: one statement per batch, flushed when `completionBatchSize`
  * outcomes wait or `completionFlushMs` after the first one, with at most two writes in flight, so batches
- * grow under load instead of queries piling up. When a write ends it announces `capacity`: the pool stops
+ * grow under load instead of queries piling up. The writes go through the worker connection, in line with
+ * the claims (see WorkerConnection). When a write ends it announces `capacity`: the pool stops
  * claiming while too many outcomes wait, and this is what starts it again.
  *
  * The statement only touches rows still RUNNING under the same lease token, so a late outcome from a
@@ -50,6 +52,7 @@ export class Completer {
     private readonly db: ConveyorDatabase,
     private readonly events: ConveyorEvents,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+    private readonly connection: WorkerConnection,
   ) {}
 
   /** Outcomes waiting or being written. */
@@ -132,7 +135,7 @@ export class Completer {
   }
 
   private async write(batch: Pending[]): Promise<void> {
-    const { rows } = await run<{ id: string }>(this.db.pool, jobFinishMany(this.db.tables, batch.map((p) => p.row)));
+    const { rows } = await run<{ id: string }>(this.connection.runner, jobFinishMany(this.db.tables, batch.map((p) => p.row)));
     const written = new Set(rows.map((r) => r.id));
     for (const p of batch) p.done(written.has(p.row.id));
   }
