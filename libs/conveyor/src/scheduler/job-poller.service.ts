@@ -64,8 +64,9 @@ export class JobPoller {
     return this.running;
   }
 
-  start(): void {
-    if (this.running) return;
+  /** Starts claiming; resolves when the first round of claims has ended (jobs taken, none due, or a failure). */
+  start(): Promise<void> {
+    if (this.running) return Promise.resolve();
     this.running = true;
     this.schedulerRegistry.addInterval(POLL_INTERVAL_NAME, setInterval(() => this.fallbackPoll(), this.options.pollIntervalMs));
     this.unsubscribe = [
@@ -75,7 +76,8 @@ export class JobPoller {
       }),
       this.events.on('requeued', (at) => this.wakeAt(at)),
     ];
-    this.wake();
+    this.fetching = true;
+    return this.fetchLoop();
   }
 
   stop(): void {
@@ -132,11 +134,12 @@ export class JobPoller {
       this.again = true;
       return;
     }
+    this.fetching = true;
     void this.fetchLoop();
   }
 
+  /** Claims until the pool is full or the queue has nothing more for it; never rejects. */
   private async fetchLoop(): Promise<void> {
-    this.fetching = true;
     try {
       let full: boolean;
       do {

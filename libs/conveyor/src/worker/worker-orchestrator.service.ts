@@ -33,12 +33,21 @@ export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplica
     return this.stopping;
   }
 
+  /**
+   * A worker's first claim goes out before the leader's maintenance round and the LISTEN connection start, so
+   * that the worker connection is not opened while two other backends start beside it and the first claim does
+   * not share the database with the maintenance statements. Nothing is missed meanwhile: once listening, the
+   * listener wakes the poller for whatever was announced before.
+   */
   async onApplicationBootstrap(): Promise<void> {
-    this.maintenance.start();
-    if (!this.options.runWorkers) return;
+    if (!this.options.runWorkers) {
+      this.maintenance.start();
+      return;
+    }
     this.pool.start();
     this.leaseKeeper.start();
-    this.poller.start();
+    await this.poller.start();
+    this.maintenance.start();
     if (this.options.listen) await this.listener.start();
     this.logger.log(
       `Worker ${this.options.workerId} started: strategy ${this.options.claimStrategy}, concurrency ${this.options.concurrency}`,
