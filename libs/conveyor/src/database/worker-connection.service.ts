@@ -70,11 +70,11 @@ export class WorkerConnection implements OnApplicationShutdown {
     try {
       await client.connect();
     } catch (err) {
-      this.connecting = null;
       throw this.db.translate(err);
+    } finally {
+      this.connecting = null;
     }
     this.client = client;
-    this.connecting = null;
     return client;
   }
 

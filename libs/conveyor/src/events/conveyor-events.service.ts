@@ -62,7 +62,7 @@ export class ConveyorEvents {
     const listeners = this.listeners.get(event) ?? [];
     const at = listeners.indexOf(listener);
     if (at < 0) return;
-    const rest = [...listeners.slice(0, at), ...listeners.slice(at + 1)];
+    const rest = listeners.filter((_, i) => i !== at);
     if (rest.length === 0) this.listeners.delete(event);
     else this.listeners.set(event, rest);
   }

@@ -76,7 +76,6 @@ export class JobPoller {
       }),
       this.events.on('requeued', (at) => this.wakeAt(at)),
     ];
-    this.fetching = true;
     return this.fetchLoop();
   }
 
@@ -134,12 +133,15 @@ export class JobPoller {
       this.again = true;
       return;
     }
-    this.fetching = true;
     void this.fetchLoop();
   }
 
-  /** Claims until the pool is full or the queue has nothing more for it; never rejects. */
+  /**
+   * Claims until the pool is full or the queue has nothing more for it; never rejects. `fetching` is set before
+   * the first await, so a wake-up during the call folds into it.
+   */
   private async fetchLoop(): Promise<void> {
+    this.fetching = true;
     try {
       let full: boolean;
       do {
