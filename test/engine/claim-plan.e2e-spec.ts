@@ -73,10 +73,18 @@ describe('claim plan', () => {
     expect(nodes.filter((n) => n['Index Name'] === 'conveyor_jobs_pkey')).toEqual([]);
   });
 
-  it('an outcome write on the worker connection reaches its rows by primary key, with no sequential scan', async () => {
+  it('the skip-locked claim updates the rows it locked by tuple id, not through the primary key', async () => {
+    const nodes = await keptPlan(jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, 'w', 30_000));
+    expect(nodes.filter((n) => n['Node Type'] === 'Tid Scan')).toHaveLength(1);
+    expect(nodes.filter((n) => n['Index Name'] === 'conveyor_jobs_pkey')).toEqual([]);
+  });
+
+  it.each([
+    ['plain completions', (id: string) => ({ id, token: id, status: JobStatus.COMPLETED, result: null })],
+    ['other outcomes', (id: string) => ({ id, token: id, status: JobStatus.RETRYING, error: 'boom', delay_ms: 1000 })],
+  ])('an outcome write of %s on the worker connection reaches its rows by primary key, with no sequential scan', async (_name, outcome) => {
     const { rows } = await t.sql.query<{ id: string }>(`SELECT id FROM ${t.jobsTable} LIMIT 100`);
-    const outcomes = rows.map((r) => ({ id: r.id, token: r.id, status: JobStatus.COMPLETED, result: null }));
-    const nodes = await keptPlan(jobFinishMany(t.app.get(ConveyorDatabase).tables, outcomes));
+    const nodes = await keptPlan(jobFinishMany(t.app.get(ConveyorDatabase).tables, rows.map((r) => outcome(r.id))));
     expect(nodes.filter((n) => /Bitmap|Seq Scan/.test(n['Node Type']))).toEqual([]);
     expect(nodes.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === 'conveyor_jobs_pkey')).toBe(true);
   });

