@@ -6,6 +6,7 @@ import { CONVEYOR_DATA_SOURCE } from '../conveyor.constants';
 import { DatabaseUnavailableError } from '../errors/job-request.errors';
 import { MESSAGES } from '../conveyor.messages';
 import { isConnectionError } from './connection-errors';
+import { youngRows } from './young-rows';
 import { ENGINE_TYPE_PARSERS } from './engine-type-parsers';
 import { quoteIdent } from './quote';
 import { SqlTables } from '../sql/statement';
@@ -124,7 +125,7 @@ export class ConveyorDatabase {
   async queryOn<R>(target: Pool | Client, text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
     try {
       const res = await (target as Pool).query(queryConfig(text, values, name));
-      return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
+      return { rows: youngRows(res.rows) as R[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
       throw this.translate(err);
     }

@@ -1,37 +1,46 @@
-import { Job } from './job.entity';
+import { Job, JobEntity } from './job.entity';
 import { JobStatus } from './job-status';
 
 /** Raw row as returned by the engine's SQL (snake_case columns). */
 export type JobRow = Record<string, unknown>;
 
-/** Maps a raw `conveyor_jobs` row to the camelCase {@link Job} shape. */
+/**
+ * Maps a raw `conveyor_jobs` row to the camelCase {@link Job} shape.
+ *
+ * Built with `new JobEntity()` rather than an object literal: V8 tracks object literals per allocation site
+ * and, once it has seen many from one site outlive a young-generation GC (claimed jobs waiting in the
+ * buffer), allocates every later one straight in the old generation. A job is dead a few milliseconds after
+ * its outcome is written, but an old object is only found dead by a full GC; until then each young-generation
+ * GC kept what the job points to (dates, strings, payload) alive and copied it. Objects made by a constructor
+ * are not tracked that way and die young. Measured with the row arrays fixed likewise (see youngRows).
+ */
 export function mapJobRow<P = unknown, R = unknown>(row: JobRow): Job<P, R> {
-  return {
-    id: row.id as string,
-    seq: String(row.seq),
-    queue: row.queue as string,
-    type: row.type as string,
-    payload: row.payload as P,
-    status: row.status as JobStatus,
-    priority: row.priority as number,
-    runAt: row.run_at as Date,
-    attempts: row.attempts as number,
-    maxAttempts: row.max_attempts as number,
-    snoozes: row.snoozes as number,
-    lastError: (row.last_error as string | null) ?? null,
-    result: (row.result as R | null) ?? null,
-    errors: (row.errors as Job['errors']) ?? [],
-    idempotencyKey: (row.idempotency_key as string | null) ?? null,
-    uniqueKey: (row.unique_key as string | null) ?? null,
-    lockedBy: (row.locked_by as string | null) ?? null,
-    lockedUntil: (row.locked_until as Date | null) ?? null,
-    leaseToken: (row.lease_token as string | null) ?? null,
-    version: row.version as number,
-    createdAt: row.created_at as Date,
-    updatedAt: row.updated_at as Date,
-    startedAt: (row.started_at as Date | null) ?? null,
-    finishedAt: (row.finished_at as Date | null) ?? null,
-  };
+  const job = new JobEntity<P, R>();
+  job.id = row.id as string;
+  job.seq = String(row.seq);
+  job.queue = row.queue as string;
+  job.type = row.type as string;
+  job.payload = row.payload as P;
+  job.status = row.status as JobStatus;
+  job.priority = row.priority as number;
+  job.runAt = row.run_at as Date;
+  job.attempts = row.attempts as number;
+  job.maxAttempts = row.max_attempts as number;
+  job.snoozes = row.snoozes as number;
+  job.lastError = (row.last_error as string | null) ?? null;
+  job.result = (row.result as R | null) ?? null;
+  job.errors = (row.errors as Job['errors']) ?? [];
+  job.idempotencyKey = (row.idempotency_key as string | null) ?? null;
+  job.uniqueKey = (row.unique_key as string | null) ?? null;
+  job.lockedBy = (row.locked_by as string | null) ?? null;
+  job.lockedUntil = (row.locked_until as Date | null) ?? null;
+  job.leaseToken = (row.lease_token as string | null) ?? null;
+  job.version = row.version as number;
+  job.createdAt = row.created_at as Date;
+  job.updatedAt = row.updated_at as Date;
+  job.startedAt = (row.started_at as Date | null) ?? null;
+  job.finishedAt = (row.finished_at as Date | null) ?? null;
+  return job;
 }
 
 /**
