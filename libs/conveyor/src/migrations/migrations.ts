@@ -3,6 +3,7 @@ import { claimableFunctionsMigration } from './0002-claimable-functions.migratio
 import { uniqueKeysAndSchedulesMigration } from './0003-unique-keys-and-schedules.migration';
 import { timeOrderedIdsMigration } from './0004-time-ordered-ids.migration';
 import { pageByIdMigration } from './0005-page-by-id.migration';
+import { pausedQueuesIndexMigration } from './0006-paused-queues-index.migration';
 import { Migration } from './migration.interface';
 
 /** Every migration, in order. Append only: an applied migration is never edited. */
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly Migration[] = [
   uniqueKeysAndSchedulesMigration,
   timeOrderedIdsMigration,
   pageByIdMigration,
+  pausedQueuesIndexMigration,
 ];

@@ -1,4 +1,4 @@
-import { claimableSelect } from './claimable-select';
+import { CLAIMABLE_SQL } from './statement';
 
 /**
  * DDL of the two functions that found claimable jobs (migration 0002; the text must never change).
@@ -11,11 +11,19 @@ import { claimableSelect } from './claimable-select';
  * for their one query. The claim statements now run the same query inline on the worker connection, which
  * carries those settings for its whole session (see WorkerConnection): calling the function cost ~0.3 ms
  * per claim (saving and restoring three settings, a PL/pgSQL frame, a tuplestore), a quarter of a claim.
- * The functions stay for instances of an earlier version during a rolling upgrade.
+ * The functions stay for instances of an earlier version during a rolling upgrade. Their query is the claim's
+ * as it was then (`claimableSelect` has changed since), written out here so the DDL stays as applied.
  */
 export function claimableFunctionsDdl(schema: string, jobs: string, queues: string): string {
   const body = `
-  RETURN QUERY ${claimableSelect(jobs, queues, { types: 'types', excludedQueues: 'excluded_queues', onlyQueues: 'only_queues', limit: 'lim' })}`;
+  RETURN QUERY SELECT c.id, c.version FROM ${jobs} c
+  WHERE c.status IN ${CLAIMABLE_SQL} AND c.run_at <= now()
+    AND c.type = ANY(types)
+    AND NOT (c.queue = ANY(excluded_queues))
+    AND (only_queues IS NULL OR c.queue = ANY(only_queues))
+    AND NOT EXISTS (SELECT 1 FROM ${queues} q WHERE q.name = c.queue AND q.paused)
+  ORDER BY c.priority, c.run_at
+  LIMIT lim`;
   const signature = `(types text[], excluded_queues text[], only_queues text[], lim integer)
   RETURNS TABLE (id uuid, version integer) LANGUAGE plpgsql VOLATILE
   SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off`;
