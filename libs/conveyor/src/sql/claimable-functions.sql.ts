@@ -1,5 +1,3 @@
-import { CLAIMABLE_SQL } from './statement';
-
 /**
  * DDL of the two functions that found claimable jobs (migration 0002; the text must never change).
  *
@@ -12,12 +10,13 @@ import { CLAIMABLE_SQL } from './statement';
  * carries those settings for its whole session (see WorkerConnection): calling the function cost ~0.3 ms
  * per claim (saving and restoring three settings, a PL/pgSQL frame, a tuplestore), a quarter of a claim.
  * The functions stay for instances of an earlier version during a rolling upgrade. Their query is the claim's
- * as it was then (`claimableSelect` has changed since), written out here so the DDL stays as applied.
+ * as it was then (`claimableSelect` has changed since), written out here with no shared constant in it, so
+ * the DDL stays as applied.
  */
 export function claimableFunctionsDdl(schema: string, jobs: string, queues: string): string {
   const body = `
   RETURN QUERY SELECT c.id, c.version FROM ${jobs} c
-  WHERE c.status IN ${CLAIMABLE_SQL} AND c.run_at <= now()
+  WHERE c.status IN ('SCHEDULED','PENDING','RETRYING') AND c.run_at <= now()
     AND c.type = ANY(types)
     AND NOT (c.queue = ANY(excluded_queues))
     AND (only_queues IS NULL OR c.queue = ANY(only_queues))
