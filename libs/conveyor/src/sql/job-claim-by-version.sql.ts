@@ -1,6 +1,6 @@
 import { ClaimFilter } from './claim-filter.interface';
 import { claimNonce, claimSet } from './claim-set';
-import { CLAIMABLE_PARAMS, claimableSelect } from './claimable-select';
+import { claimableSelect } from './claimable-select';
 import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
 
 /**
@@ -38,7 +38,7 @@ export function jobClaimByVersion(t: SqlTables, f: ClaimFilter, workerId: string
     name: `job_claim_ver_${t.key}`,
     text: `
 WITH candidates AS MATERIALIZED (
-  ${claimableSelect(t.jobs, t.queues, CLAIMABLE_PARAMS, 'c.ctid AS tid, c.version')}
+  ${claimableSelect(t.jobs, t.queues, 'c.ctid AS tid, c.version')}
 ), won AS (
   SELECT j.ctid AS tid FROM ${t.jobs} j
   JOIN candidates c ON c.tid = j.ctid AND c.version = j.version

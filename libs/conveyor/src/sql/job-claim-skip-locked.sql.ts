@@ -1,6 +1,6 @@
 import { ClaimFilter } from './claim-filter.interface';
 import { claimNonce, claimSet } from './claim-set';
-import { CLAIMABLE_PARAMS, claimableSelect } from './claimable-select';
+import { claimableSelect } from './claimable-select';
 import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
 
 /**
@@ -23,7 +23,7 @@ export function jobClaimSkipLocked(t: SqlTables, f: ClaimFilter, workerId: strin
     name: `job_claim_sl_${t.key}`,
     text: `
 UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
-WHERE j.ctid = ANY(ARRAY(${claimableSelect(t.jobs, t.queues, CLAIMABLE_PARAMS, 'c.ctid')}
+WHERE j.ctid = ANY(ARRAY(${claimableSelect(t.jobs, t.queues, 'c.ctid')}
   FOR UPDATE OF c SKIP LOCKED))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}`,
     values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs, claimNonce()],
