@@ -105,7 +105,17 @@ describe('claim plan', () => {
 function sqlLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number') return String(value);
+  if (Buffer.isBuffer(value)) return quoteLiteral(`{${binaryUuids(value).join(',')}}`);
   return quoteLiteral(Array.isArray(value) ? `{${value.join(',')}}` : String(value));
+}
+
+/** The elements of a binary uuid[] parameter (see uuidArray), as text. */
+function binaryUuids(buf: Buffer): string[] {
+  const count = buf.readInt32BE(0) === 0 ? 0 : buf.readInt32BE(12);
+  return Array.from({ length: count }, (_, i) => {
+    const hex = buf.subarray(24 + i * 20, 40 + i * 20).toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  });
 }
 
 function flatten(node: PlanNode): PlanNode[] {

@@ -1,6 +1,6 @@
 import { JobStatus } from '../jobs/job-status';
 import type { FinishRow } from './job-finish-many.sql';
-import { jsonOrNull, plainArray, sparseArray } from './sql-arrays';
+import { jsonOrNull, sparseArray, uuidArray } from './sql-arrays';
 import { SqlTables, Statement } from './statement';
 
 /** A completion with nothing else to record: no error, no history entry, no new run time, nothing refunded. */
@@ -31,8 +31,8 @@ FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[]) AS o(id, token, result)
 WHERE j.id = ANY($1::uuid[]) AND j.id = o.id AND j.lease_token = o.token
 RETURNING j.id`,
     values: [
-      plainArray(rows.map((r) => r.id)),
-      plainArray(rows.map((r) => r.token)),
+      uuidArray(rows.map((r) => r.id)),
+      uuidArray(rows.map((r) => r.token)),
       sparseArray(rows.map((r) => jsonOrNull(r.result))),
     ],
   };

@@ -1,6 +1,6 @@
 import { JobStatus } from '../jobs/job-status';
 import { isPlainCompletion, jobCompleteMany } from './job-complete-many.sql';
-import { jsonOrNull, plainArray, sparseArray } from './sql-arrays';
+import { jsonOrNull, plainArray, sparseArray, uuidArray } from './sql-arrays';
 import { SqlTables, Statement } from './statement';
 
 /** How one attempt ended, ready to be written back. */
@@ -34,10 +34,9 @@ export interface FinishRow {
  * then walked every job finished since the last vacuum (7 ms per 100 outcomes after 10,000 jobs, and
  * growing). `id = ANY($1)` gives it the primary key instead — 100 lookups, however big the table.
  * The outcomes travel as parallel arrays through `unnest` (a jsonb record set was sometimes re-scanned
- * once per updated row instead). Arrays are sent as literals built here: ids, tokens and statuses never
- * need quoting, and a column that is null in every row (the result, error and history of plain
- * completions) goes as an empty array, which `unnest` pads with nulls — pg's general array
- * serialiser was the largest allocation of a drain on the Node side.
+ * once per updated row instead). Arrays are built here (see sql-arrays): ids and tokens in binary, statuses
+ * as a literal, and a column that is null in every row (the result, error and history of plain completions)
+ * as an empty array, which `unnest` pads with nulls.
  *
  * A batch of plain completions (the common case) goes out as `jobCompleteMany` instead: same guard and
  * effect, fewer inputs and expressions.
@@ -68,8 +67,8 @@ FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::jso
 WHERE j.id = ANY($1::uuid[]) AND j.id = o.id AND j.lease_token = o.token
 RETURNING j.id`,
     values: [
-      plainArray(rows.map((r) => r.id)),
-      plainArray(rows.map((r) => r.token)),
+      uuidArray(rows.map((r) => r.id)),
+      uuidArray(rows.map((r) => r.token)),
       plainArray(rows.map((r) => r.status)),
       sparseArray(rows.map((r) => jsonOrNull(r.result))),
       sparseArray(rows.map((r) => r.error ?? null)),
