@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { PgCpuConfig } from '../shared/bench-case';
-import { childPids, readProcCpu } from './proc-stat';
+import { childPids, clockTicksPerSecond, readProcCpu } from './proc-stat';
 
 const SAMPLE_EVERY_MS = 250;
 
@@ -40,6 +40,9 @@ export class PostgresCpuMeter {
   ) {}
 
   async start(): Promise<void> {
+    // Learned once per process by running `getconf`: now, not in the first /proc read, which for a queue whose
+    // backends open only once its worker starts came mid-case and blocked the event loop for ~8 ms.
+    clockTicksPerSecond();
     if (this.config.mode === 'server') {
       this.serverBase = serverCpuMs(this.config.postmasterPid);
       return;
