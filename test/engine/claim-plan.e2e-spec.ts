@@ -49,7 +49,7 @@ describe('claim plan', () => {
     try {
       await client.query(`PREPARE plan_test AS ${text}`);
       const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `EXPLAIN (FORMAT JSON) EXECUTE plan_test(${values.map(sqlLiteral).join(', ')})`,
+        `EXPLAIN (FORMAT JSON) EXECUTE plan_test(${(await Promise.all(values.map((v) => sqlLiteral(client, v)))).join(', ')})`,
       );
       return flatten(rows[0]['QUERY PLAN'][0].Plan);
     } finally {
@@ -99,23 +99,15 @@ describe('claim plan', () => {
 });
 
 /**
- * A claim parameter as an SQL literal (the test's values: null, numbers, plain strings, arrays of plain strings):
- * EXPLAIN EXECUTE is a utility statement and takes no bind parameters.
+ * A statement parameter as an SQL literal (the test's values: null, numbers, plain strings, arrays of plain strings,
+ * binary uuid arrays): EXPLAIN EXECUTE is a utility statement and takes no bind parameters.
  */
-function sqlLiteral(value: unknown): string {
+async function sqlLiteral(client: Client, value: unknown): Promise<string> {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number') return String(value);
-  if (Buffer.isBuffer(value)) return quoteLiteral(`{${binaryUuids(value).join(',')}}`);
+  // A binary parameter (uuidArray): PostgreSQL reads it and prints it back as text.
+  if (Buffer.isBuffer(value)) value = (await client.query<{ text: string }>('SELECT $1::uuid[]::text AS text', [value])).rows[0].text;
   return quoteLiteral(Array.isArray(value) ? `{${value.join(',')}}` : String(value));
-}
-
-/** The elements of a binary uuid[] parameter (see uuidArray), as text. */
-function binaryUuids(buf: Buffer): string[] {
-  const count = buf.readInt32BE(0) === 0 ? 0 : buf.readInt32BE(12);
-  return Array.from({ length: count }, (_, i) => {
-    const hex = buf.subarray(24 + i * 20, 40 + i * 20).toString('hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  });
 }
 
 function flatten(node: PlanNode): PlanNode[] {
