@@ -150,7 +150,7 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
         advances.push({ name: s.name, tick: ticks[ticks.length - 1], cron: s.cron });
       }
       if (rows.length === 0) return { now, created: [] as JobRow[] };
-      const inserted = await insertRows(tx, t, rows);
+      const { rows: inserted } = await insertRows(tx, t, rows);
       await run(tx, scheduleAdvanceMany(t, advances));
       return { now, created: [...inserted.values()] };
     });

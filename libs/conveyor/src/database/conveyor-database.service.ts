@@ -117,12 +117,26 @@ export class ConveyorDatabase {
     }
   }
 
-  private poolQuery<R>(text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
-    return this.queryOn<R>(this.pgPool, text, values, name);
+  /**
+   * One statement on a pooled connection, as `Pool.query` runs it (a connection that failed a statement is
+   * discarded, not reused), but with the connection in hand, so the result can say which backend committed it.
+   */
+  private async poolQuery<R>(text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
+    const client = await this.connect();
+    let failure: Error | undefined;
+    try {
+      const res = await this.queryOn<R>(client, text, values, name);
+      return { ...res, committedOn: (client as PoolClient & { processID: number }).processID };
+    } catch (err) {
+      failure = err as Error;
+      throw err;
+    } finally {
+      client.release(failure);
+    }
   }
 
   /** Runs one statement on `target` (the engine's pool, or a connection it owns) with the engine's type parsers. */
-  async queryOn<R>(target: Pool | Client, text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
+  async queryOn<R>(target: Pool | Client | PoolClient, text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
     try {
       const res = await (target as Pool).query(queryConfig(text, values, name));
       return { rows: youngRows(res.rows) as R[], rowCount: res.rowCount ?? 0 };

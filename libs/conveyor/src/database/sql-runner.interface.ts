@@ -2,6 +2,11 @@
 export interface SqlResult<R> {
   rows: R[];
   rowCount: number;
+  /**
+   * Set by the engine's pool runner only, whose statements each commit on their own: the server process
+   * (backend pid) that ran and committed it. A NOTIFY the statement caused carries the same pid.
+   */
+  committedOn?: number;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { CommittedInsert } from '../jobs/insert-jobs';
 import { Job } from '../jobs/job.entity';
 import { JobStatus } from '../jobs/job-status';
 
@@ -12,6 +13,11 @@ export type JobOutcome = 'completed' | 'failed' | 'snoozed' | 'dead' | 'cancelle
 export interface ConveyorEventMap {
   /** Jobs were submitted (one event per statement). */
   submitted: [jobs: Job[]];
+  /**
+   * An insert this instance ran on its own pool has committed: local workers may claim its jobs without
+   * waiting for the NOTIFY it also sent (one per statement; not for inserts in a caller's transaction).
+   */
+  inserted: [insert: CommittedInsert];
   /** A claim statement returned. */
   claimed: [jobs: Job[], requested: number];
   /** A handler started; `readyAt` is when the job became due. */

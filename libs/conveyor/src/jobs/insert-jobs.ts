@@ -19,6 +19,23 @@ export interface InsertedJobs {
   answers: JobRow[];
   /** Rows this call inserted, in insertion order. */
   created: JobRow[];
+  /** The insert statements that committed on their own (the engine's pool), one per statement that created jobs. */
+  committed: CommittedInsert[];
+}
+
+/** An insert that committed on its own: the backend that ran it (its NOTIFY's sender) and its earliest run_at. */
+export interface CommittedInsert {
+  backendPid: number;
+  /** Epoch ms, as PostgreSQL stored it (to the millisecond, truncated). */
+  earliestRunAt: number;
+}
+
+/** What one insert statement did. */
+export interface InsertedRows {
+  /** The stored rows of those inserted, by id, in insertion order. */
+  rows: Map<string, JobRow>;
+  /** Set when the statement committed on its own and inserted at least one row. */
+  committed?: CommittedInsert;
 }
 
 /** Rounds before a key whose holders keep finishing is given up on (each round is one more insert). */
@@ -37,6 +54,7 @@ const MAX_ROUNDS = 5;
 export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<InsertedJobs> {
   const answers: JobRow[] = new Array<JobRow>(rows.length);
   const created: JobRow[] = [];
+  const committed: CommittedInsert[] = [];
   let pending = rows.map((_, i) => i);
   for (let round = 0; pending.length > 0; round++) {
     if (round === MAX_ROUNDS) {
@@ -44,8 +62,9 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
       throw new JobStateConflictError(MESSAGES.uniqueKeyContention(row.idempotency_key ?? row.unique_key ?? ''));
     }
     const batch = pending.map((i) => rows[i]);
-    const inserted = await insertRows(runner, t, batch);
+    const { rows: inserted, committed: statement } = await insertRows(runner, t, batch);
     created.push(...inserted.values());
+    if (statement) committed.push(statement);
     // Every row inserted (always so without keys): nothing to look up.
     const holders = inserted.size === batch.length ? null : await keyHolders(runner, t, [...inserted.values()], batch);
     const again: number[] = [];
@@ -66,17 +85,22 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
     }
     pending = again;
   }
-  return { answers, created };
+  return { answers, created, committed };
 }
 
-/** Inserts `rows` with one statement; the stored rows of those inserted, by id, in insertion order. */
-export async function insertRows(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<Map<string, JobRow>> {
-  const returned = (await run<InsertedJobColumns>(runner, jobInsertMany(t, rows))).rows;
+/** Inserts `rows` with one statement: the stored rows of those inserted, and whether it committed on its own. */
+export async function insertRows(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<InsertedRows> {
+  const result = await run<InsertedJobColumns>(runner, jobInsertMany(t, rows));
   const byId = new Map<string, NewJobRow>();
   for (const r of rows) byId.set(r.id, r);
   const inserted = new Map<string, JobRow>();
-  for (const r of returned) inserted.set(r.id, storedJobRow(byId.get(r.id)!, r));
-  return inserted;
+  let earliestRunAt = Infinity;
+  for (const r of result.rows) {
+    inserted.set(r.id, storedJobRow(byId.get(r.id)!, r));
+    earliestRunAt = Math.min(earliestRunAt, r.run_at.getTime());
+  }
+  const committed = result.committedOn !== undefined && inserted.size > 0 ? { backendPid: result.committedOn, earliestRunAt } : undefined;
+  return { rows: inserted, committed };
 }
 
 /** The jobs holding the keys of `rows`: those just inserted first, then (one read per kind) the existing ones. */

@@ -26,7 +26,7 @@ import {
   run,
 } from '../sql';
 import { Job } from './job.entity';
-import { insertJobs } from './insert-jobs';
+import { CommittedInsert, insertJobs } from './insert-jobs';
 import { isJobId } from './job-id';
 import { EnqueueOptions, JobRequest, SubmitResult } from './job-request.interface';
 import { JobRow, mapJobRow } from './job-row.mapper';
@@ -74,7 +74,8 @@ export class JobsService {
   /** One submission (REST or code): 201-style `created: true`, or the earlier job for a repeated key. */
   async submit(input: unknown, runner: SqlRunner = this.db.pool): Promise<SubmitResult<Job>> {
     const row = this.validator.toRow(input);
-    const { answers, created } = await insertJobs(runner, this.db.tables, [row]);
+    const { answers, created, committed } = await insertJobs(runner, this.db.tables, [row]);
+    this.announce(committed);
     const job = mapJobRow(answers[0]);
     // One row: what was created, if anything, is the answer.
     if (created.length > 0) this.events.emit('submitted', [job]);
@@ -117,17 +118,23 @@ export class JobsService {
    * inserts, in a transaction of their own.
    */
   private async insertBatch(rows: NewJobRow[], callerRunner?: SqlRunner): Promise<Job[]> {
-    const { answers, created } = callerRunner
+    const { answers, created, committed } = callerRunner
       ? await insertJobs(callerRunner, this.db.tables, rows)
       : rows.some(hasKeys)
         ? await this.db.transaction((tx) => insertJobs(tx, this.db.tables, rows))
         : await insertJobs(this.db.pool, this.db.tables, rows);
+    this.announce(committed);
     // Most answers are the created rows themselves: map each stored row once.
     const mapped = new Map<JobRow, Job>();
     const jobOf = (r: JobRow) => mapped.get(r) ?? mapped.set(r, mapJobRow(r)).get(r)!;
     const jobs = answers.map(jobOf);
     if (created.length > 0) this.events.emit('submitted', created.map(jobOf));
     return jobs;
+  }
+
+  /** Tells this instance's workers about committed inserts first, before the rest of the call's work. */
+  private announce(committed: CommittedInsert[]): void {
+    for (const insert of committed) this.events.emit('inserted', insert);
   }
 
   /** One job; JobNotFoundError when there is none. */

@@ -5,7 +5,9 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ClaimStrategy } from '../claiming/claim-strategy.interface';
 import { isConnectionError } from '../database/connection-errors';
 import { ConveyorEvents } from '../events/conveyor-events.service';
+import { CommittedInsert } from '../jobs/insert-jobs';
 import { WorkerPool } from '../worker/worker-pool.service';
+import { OwnInsertNotices } from './own-insert-notices';
 
 /** Due times closer than this are treated as due now (clock skew between this host and the database). */
 const CLOCK_SLACK_MS = 20;
@@ -13,9 +15,10 @@ const CLOCK_SLACK_MS = 20;
 /**
  * The producer: claims jobs into the worker pool.
  *
- * It is woken (1) by a NOTIFY from the insert trigger, (2) by a timer armed for the earliest future
- * run_at it has heard of, (3) when the pool has drained its buffer after a full claim (more work is
- * likely waiting), and (4) by the fallback interval registered in @nestjs/schedule's SchedulerRegistry.
+ * It is woken (1) by a NOTIFY from the insert trigger, or sooner by this instance's own committed insert
+ * (the pair wakes it once: OwnInsertNotices), (2) by a timer armed for the earliest future run_at it has
+ * heard of, (3) when the pool has drained its buffer after a full claim (more work is likely waiting),
+ * and (4) by the fallback interval registered in @nestjs/schedule's SchedulerRegistry.
  * Wake-ups that arrive while a claim is in flight are folded into one more round, so a burst of
  * notifications costs one query, not one each. Each round asks for exactly the pool's free room and
  * goes again at once when it got all it asked for.
@@ -42,6 +45,8 @@ export class JobPoller {
   /** The leader's maintenance round queried the database since the last fallback tick. */
   private maintainedSinceTick = false;
   private lastErrorMessage: string | null = null;
+  /** This instance's inserts and their notifications, paired so each insert wakes the poller once. */
+  readonly ownInserts = new OwnInsertNotices();
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -75,6 +80,7 @@ export class JobPoller {
         if (this.moreLikely && this.pool.wantsRefill()) this.wake();
       }),
       this.events.on('requeued', (at) => this.wakeAt(at)),
+      this.events.on('inserted', (insert) => this.onInsertCommitted(insert)),
     ];
     return this.fetchLoop();
   }
@@ -97,10 +103,19 @@ export class JobPoller {
     this.wake();
   }
 
-  /** A NOTIFY arrived: its payload is the earliest run_at (epoch ms) among the rows it announces. */
-  onNotification(payload: string | undefined): void {
+  /**
+   * A NOTIFY arrived from backend `pid`: its payload is the earliest run_at (epoch ms) among the rows it
+   * announces. One that echoes an insert of this instance's, which woke the poller already, is dropped.
+   */
+  onNotification(payload: string | undefined, pid: number): void {
     const at = Number(payload);
-    this.wakeAt(Number.isFinite(at) ? at : Date.now());
+    if (!Number.isFinite(at)) this.wakeAt(Date.now());
+    else if (this.ownInserts.notified(pid, at, Date.now())) this.wakeAt(at);
+  }
+
+  /** This instance's insert committed: claim its jobs now (or arm the timer) rather than after its NOTIFY. */
+  private onInsertCommitted({ backendPid, earliestRunAt }: CommittedInsert): void {
+    if (this.ownInserts.insertCommitted(backendPid, earliestRunAt, Date.now())) this.wakeAt(earliestRunAt);
   }
 
   /**

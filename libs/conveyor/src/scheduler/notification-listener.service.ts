@@ -45,7 +45,7 @@ export class NotificationListener {
     if (this.stopped) return;
     const client = new Client(this.db.clientConfig('listener'));
     this.client = client;
-    client.on('notification', (msg) => this.poller.onNotification(msg.payload));
+    client.on('notification', (msg) => this.poller.onNotification(msg.payload, msg.processId));
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
     try {

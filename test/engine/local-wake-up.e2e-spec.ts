@@ -1,0 +1,86 @@
+import { Pool } from 'pg';
+import { ConveyorEvents, JobPoller, JobStatus } from '@conveyor/core';
+import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { createTestApp, TestApp, TestAppOptions } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+
+/**
+ * An instance that submits jobs and runs workers is woken by its own committed inserts, not only by their
+ * NOTIFY. The fallback poll is set to a minute, so whatever finishes within a few seconds was woken by the
+ * insert itself (or a due-time timer it armed); and each insert, heard twice, costs one claim.
+ */
+describe('wake-up by this instance’s own inserts', () => {
+  const schemas: TestSchema[] = [];
+  let recorder: Pool;
+  let unheard: TestApp;
+  let listening: TestApp;
+
+  const completedWithin = async (t: TestApp, id: string, ms: number) =>
+    waitFor(async () => {
+      const j = await t.jobs.get(id);
+      return j.status === JobStatus.COMPLETED ? j : null;
+    }, { timeoutMs: ms, message: `job ${id} to complete within ${ms} ms` });
+
+  /** One app on a schema of its own, with the recording handler. */
+  const appOn = async (name: string, engine: TestAppOptions['engine']) => {
+    const schema = await createTestSchema(name);
+    schemas.push(schema);
+    await recorder.query(createInvocationsTableSql(schema.schema));
+    const providers = [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler];
+    return createTestApp({ schema: schema.schema, providers, engine, http: false, appName: name });
+  };
+
+  beforeAll(async () => {
+    recorder = new Pool({ connectionString: process.env.CONVEYOR_TEST_DATABASE_URL, max: 2 });
+    // No LISTEN at all: a notification can wake nothing there.
+    unheard = await appOn('localwake_unheard', { pollIntervalMs: 60_000, listen: false });
+    listening = await appOn('localwake_listening', { pollIntervalMs: 60_000 });
+    await waitFor(async () => {
+      const { rows } = await listening.sql.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'localwake_listening:listener'`,
+      );
+      return rows[0].n === 1;
+    });
+  });
+
+  afterAll(async () => {
+    await listening?.close();
+    await unheard?.close();
+    await recorder?.end();
+    for (const schema of schemas) await schema.drop();
+  });
+
+  it('runs a job submitted in-process at once, with no listener and no poll', async () => {
+    const job = await unheard.jobs.enqueue('TEST_RECORD', {});
+    await completedWithin(unheard, job.id, 3_000);
+    const batch = await unheard.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: {} }, { type: 'TEST_RECORD', payload: {} }]);
+    for (const j of batch) await completedWithin(unheard, j.id, 3_000);
+  });
+
+  it('runs a scheduled job submitted in-process when it is due, with no listener', async () => {
+    const job = await unheard.jobs.enqueue('TEST_RECORD', {}, { delayMs: 700 });
+    expect(job.status).toBe(JobStatus.SCHEDULED);
+    const done = await completedWithin(unheard, job.id, 4_000);
+    const waited = done.startedAt!.getTime() - done.createdAt.getTime();
+    expect(waited).toBeGreaterThanOrEqual(690);
+    expect(waited).toBeLessThan(2_500);
+  });
+
+  it('claims once per insert although it hears of each twice (its result and its NOTIFY)', async () => {
+    const poller = listening.app.get(JobPoller);
+    let claims = 0;
+    const off = listening.app.get(ConveyorEvents).on('claimed', () => claims++);
+    try {
+      for (let i = 0; i < 20; i++) {
+        const job = await listening.jobs.enqueue('TEST_RECORD', { i });
+        await completedWithin(listening, job.id, 3_000);
+        // Both halves of the pair have arrived: nothing is left waiting for its partner.
+        await waitFor(() => poller.ownInserts.unmatched === 0, { message: 'the insert and its NOTIFY to be paired' });
+      }
+    } finally {
+      off();
+    }
+    expect(claims).toBe(20);
+  });
+});
