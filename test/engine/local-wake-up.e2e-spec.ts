@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import { ConveyorEvents, JobPoller, JobStatus } from '@conveyor/core';
+import { NotificationListener } from '../../libs/conveyor/src/scheduler/notification-listener.service';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp, TestAppOptions } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
@@ -36,12 +37,8 @@ describe('wake-up by this instance’s own inserts', () => {
     // No LISTEN at all: a notification can wake nothing there.
     unheard = await appOn('localwake_unheard', { pollIntervalMs: 60_000, listen: false });
     listening = await appOn('localwake_listening', { pollIntervalMs: 60_000 });
-    await waitFor(async () => {
-      const { rows } = await listening.sql.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'localwake_listening:listener'`,
-      );
-      return rows[0].n === 1;
-    });
+    // LISTEN is in place once the listener says so (its first wake-up claim is then already on its way).
+    await waitFor(() => listening.app.get(NotificationListener).isListening, { message: 'the listener to listen' });
   });
 
   afterAll(async () => {
@@ -69,15 +66,18 @@ describe('wake-up by this instance’s own inserts', () => {
 
   it('claims once per insert although it hears of each twice (its result and its NOTIFY)', async () => {
     const poller = listening.app.get(JobPoller);
+    const submitAndRun = async (i: number) => {
+      const job = await listening.jobs.enqueue('TEST_RECORD', { i });
+      await completedWithin(listening, job.id, 3_000);
+      // Both halves of the pair have arrived: nothing is left waiting for its partner.
+      await waitFor(() => poller.ownInserts.unmatched === 0, { message: 'the insert and its NOTIFY to be paired' });
+    };
+    // One job first, so the start-up claims (the poller's and the listener's) are over before counting.
+    await submitAndRun(-1);
     let claims = 0;
     const off = listening.app.get(ConveyorEvents).on('claimed', () => claims++);
     try {
-      for (let i = 0; i < 20; i++) {
-        const job = await listening.jobs.enqueue('TEST_RECORD', { i });
-        await completedWithin(listening, job.id, 3_000);
-        // Both halves of the pair have arrived: nothing is left waiting for its partner.
-        await waitFor(() => poller.ownInserts.unmatched === 0, { message: 'the insert and its NOTIFY to be paired' });
-      }
+      for (let i = 0; i < 20; i++) await submitAndRun(i);
     } finally {
       off();
     }
