@@ -1,7 +1,9 @@
 import { Pool } from 'pg';
-import { ConveyorEvents, JobPoller, JobStatus } from '@conveyor/core';
+import { ConveyorEvents, JobPoller } from '@conveyor/core';
 import { NotificationListener } from '../../libs/conveyor/src/scheduler/notification-listener.service';
+import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { expectScheduledJobRunsWhenDue } from '../support/scheduled-job.assertions';
 import { createTestApp, TestApp, TestAppOptions } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
@@ -16,12 +18,6 @@ describe('wake-up by this instance’s own inserts', () => {
   let recorder: Pool;
   let unheard: TestApp;
   let listening: TestApp;
-
-  const completedWithin = async (t: TestApp, id: string, ms: number) =>
-    waitFor(async () => {
-      const j = await t.jobs.get(id);
-      return j.status === JobStatus.COMPLETED ? j : null;
-    }, { timeoutMs: ms, message: `job ${id} to complete within ${ms} ms` });
 
   /** One app on a schema of its own, with the recording handler. */
   const appOn = async (name: string, engine: TestAppOptions['engine']) => {
@@ -50,25 +46,20 @@ describe('wake-up by this instance’s own inserts', () => {
 
   it('runs a job submitted in-process at once, with no listener and no poll', async () => {
     const job = await unheard.jobs.enqueue('TEST_RECORD', {});
-    await completedWithin(unheard, job.id, 3_000);
+    await completedWithin(unheard.jobs, job.id, 3_000);
     const batch = await unheard.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: {} }, { type: 'TEST_RECORD', payload: {} }]);
-    for (const j of batch) await completedWithin(unheard, j.id, 3_000);
+    for (const j of batch) await completedWithin(unheard.jobs, j.id, 3_000);
   });
 
   it('runs a scheduled job submitted in-process when it is due, with no listener', async () => {
-    const job = await unheard.jobs.enqueue('TEST_RECORD', {}, { delayMs: 700 });
-    expect(job.status).toBe(JobStatus.SCHEDULED);
-    const done = await completedWithin(unheard, job.id, 4_000);
-    const waited = done.startedAt!.getTime() - done.createdAt.getTime();
-    expect(waited).toBeGreaterThanOrEqual(690);
-    expect(waited).toBeLessThan(2_500);
+    await expectScheduledJobRunsWhenDue(unheard.jobs);
   });
 
   it('claims once per insert although it hears of each twice (its result and its NOTIFY)', async () => {
     const poller = listening.app.get(JobPoller);
     const submitAndRun = async (i: number) => {
       const job = await listening.jobs.enqueue('TEST_RECORD', { i });
-      await completedWithin(listening, job.id, 3_000);
+      await completedWithin(listening.jobs, job.id, 3_000);
       // Both halves of the pair have arrived: nothing is left waiting for its partner.
       await waitFor(() => poller.ownInserts.unmatched === 0, { message: 'the insert and its NOTIFY to be paired' });
     };

@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
-import { JobStatus } from '@conveyor/core';
+import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { expectScheduledJobRunsWhenDue } from '../support/scheduled-job.assertions';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
@@ -14,12 +15,6 @@ describe('wake-up without polling', () => {
   let recorder: Pool;
   let producer: TestApp;
   let worker: TestApp;
-
-  const completedWithin = async (id: string, ms: number) =>
-    waitFor(async () => {
-      const j = await producer.jobs.get(id);
-      return j.status === JobStatus.COMPLETED ? j : null;
-    }, { timeoutMs: ms, message: `job ${id} to complete within ${ms} ms` });
 
   beforeAll(async () => {
     schema = await createTestSchema('wakeup');
@@ -52,22 +47,17 @@ describe('wake-up without polling', () => {
   it('runs a new job at once, woken by the insert notification', async () => {
     const job = await producer.jobs.enqueue('TEST_RECORD', {});
     const started = Date.now();
-    await completedWithin(job.id, 3_000);
+    await completedWithin(producer.jobs, job.id, 3_000);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('runs a scheduled job when it is due, not a poll interval later', async () => {
-    const job = await producer.jobs.enqueue('TEST_RECORD', {}, { delayMs: 700 });
-    expect(job.status).toBe(JobStatus.SCHEDULED);
-    const done = await completedWithin(job.id, 4_000);
-    const waited = done.startedAt!.getTime() - done.createdAt.getTime();
-    expect(waited).toBeGreaterThanOrEqual(690);
-    expect(waited).toBeLessThan(2_500);
+    await expectScheduledJobRunsWhenDue(producer.jobs);
   });
 
   it('retries a failed job when its backoff ends', async () => {
     const job = await producer.jobs.enqueue('TEST_RECORD', { failTimes: 1 });
-    const done = await completedWithin(job.id, 4_000);
+    const done = await completedWithin(producer.jobs, job.id, 4_000);
     expect(done.attempts).toBe(2);
   });
 
@@ -80,6 +70,6 @@ describe('wake-up without polling', () => {
       return rows[0].n === 1;
     }, { message: 'the listener to reconnect' });
     const job = await producer.jobs.enqueue('TEST_RECORD', {});
-    await completedWithin(job.id, 3_000);
+    await completedWithin(producer.jobs, job.id, 3_000);
   });
 });

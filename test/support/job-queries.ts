@@ -1,4 +1,6 @@
 import { Pool } from 'pg';
+import { Job, JobsService, JobStatus } from '@conveyor/core';
+import { waitFor } from './wait-for';
 
 /** Row counts by status in a schema's jobs table. */
 export async function countByStatus(sql: Pool, schema: string): Promise<Record<string, number>> {
@@ -16,4 +18,12 @@ export async function invocationStats(sql: Pool, schema: string): Promise<{ tota
      FROM "${schema}".test_invocations`,
   );
   return { total: rows[0].total, distinct: rows[0].distinct, maxPerJob: rows[0].max ?? 0 };
+}
+
+/** The job once it is COMPLETED, read through `jobs`; fails when it is not within `timeoutMs`. */
+export function completedWithin(jobs: JobsService, id: string, timeoutMs: number): Promise<Job> {
+  return waitFor(async () => {
+    const job = await jobs.get(id);
+    return job.status === JobStatus.COMPLETED ? job : null;
+  }, { timeoutMs, message: `job ${id} to complete within ${timeoutMs} ms` });
 }
