@@ -6,7 +6,7 @@ import { CaseCheckError, CaseRunner } from './case-runner';
 
 /**
  * Bulk enqueue: `jobs` no-op jobs, `chunk` per statement, one statement after another, no worker
- * running. Conveyor goes through JobsService.enqueueMany (validation, one jsonb-recordset INSERT per
+ * running. Conveyor goes through JobsService.enqueueMany (validation, one json-recordset INSERT per
  * chunk, its transaction); the floor sends a multi-row INSERT … VALUES. The process warms up first (see
  * warmUp), which enqueues too.
  */

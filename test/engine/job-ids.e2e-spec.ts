@@ -62,6 +62,24 @@ describe('job ids', () => {
     expect(returned.map((j) => j.status)).toEqual(['PENDING', 'SCHEDULED', 'PENDING']);
   });
 
+  it('a batch without keys comes back as stored: seq in request order, due and scheduled rows, past and future run times', async () => {
+    const past = new Date(Date.now() - 3_600_000);
+    const future = new Date(Date.now() + 3_600_000);
+    const returned = await t.jobs.enqueueMany([
+      { type: 'TEST_RECORD', payload: { n: 1 } },
+      { type: 'TEST_RECORD', payload: { n: 2 }, delayMs: 60_000 },
+      { type: 'TEST_RECORD', payload: { n: 3 }, runAt: past },
+      { type: 'TEST_RECORD', payload: { n: 4 }, runAt: future, priority: 5 },
+      { type: 'TEST_RECORD', payload: { n: 5 }, delayMs: 0, queue: 'ids' },
+    ]);
+    for (const job of returned) expect(await t.jobs.get(job.id)).toEqual(job);
+    expect(returned.map((j) => j.status)).toEqual(['PENDING', 'SCHEDULED', 'PENDING', 'SCHEDULED', 'PENDING']);
+    expect(returned[2].runAt).toEqual(past);
+    expect(returned[3].runAt).toEqual(future);
+    const seqs = returned.map((j) => Number(j.seq));
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  });
+
   it('a row inserted without an id gets a version-7 one from the column default', async () => {
     const { rows } = await t.sql.query<{ id: string }>(
       `INSERT INTO "${schema.schema}".conveyor_jobs (type, payload) VALUES ('TEST_RECORD', '{}') RETURNING id`,

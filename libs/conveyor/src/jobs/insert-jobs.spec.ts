@@ -41,6 +41,7 @@ function scripted(answers: Array<[RegExp, JobRow[]]>): SqlRunner & { seen: strin
 }
 
 const INSERT = /^\s*INSERT/;
+const BATCH_INSERT = /^\s*WITH inserted AS \(/;
 
 function returned(id: string, seq: string, at: Date): JobRow {
   return { id, seq, status: 'PENDING', run_at: at, created_at: at };
@@ -49,19 +50,37 @@ const BY_IDEMPOTENCY = /idempotency_key = ANY/;
 const BY_UNIQUE = /unnest\(\$1::text\[\], \$2::text\[\]\)/;
 
 describe('insertJobs', () => {
-  it('rows without keys take one statement and are answered by id, completed from the request', async () => {
+  it('rows without keys take one statement, answered by one row for the batch and completed from the request', async () => {
     const [a, b] = [request({ payload: { n: 1 } }), request({ payload: { n: 2 }, queue: 'q' })];
-    const runAt = new Date();
-    // Returned in another order than requested: matched by id, not by position.
-    const runner = scripted([[INSERT, [returned(b.id, '2', runAt), returned(a.id, '1', runAt)]]]);
+    const now = new Date();
+    const runner = scripted([[BATCH_INSERT, [{ now, seqs: '1,2', timed: null }]]]);
     const { answers, created } = await insertJobs(runner, tables, [a, b]);
     expect(answers.map((r) => [r.id, r.seq, r.payload, r.queue])).toEqual([
       [a.id, '1', { n: 1 }, 'default'],
       [b.id, '2', { n: 2 }, 'q'],
     ]);
-    expect(answers[0]).toMatchObject({ status: 'PENDING', attempts: 0, version: 1, errors: [], run_at: runAt, updated_at: runAt });
+    expect(answers[0]).toMatchObject({ status: 'PENDING', attempts: 0, version: 1, errors: [], run_at: now, created_at: now, updated_at: now });
+    // Each row has Dates of its own: a caller changing one changes no other job.
+    expect(answers[0].run_at).not.toBe(answers[1].run_at);
     expect(created).toHaveLength(2);
     expect(runner.seen).toHaveLength(1);
+  });
+
+  it("a batch's seqs come in id order and its timed rows by id, whatever the request order", async () => {
+    const [early, late] = [request({ id: '0001' }), request({ id: '0002', delay_ms: 60_000 })];
+    const now = new Date('2026-11-24T10:00:00.000Z');
+    const due = now.getTime() + 60_000;
+    const runner = scripted([[BATCH_INSERT, [{ now, seqs: '7,9', timed: [['0002', 'SCHEDULED', due]] }]]]);
+    const { answers } = await insertJobs(runner, tables, [late, early]);
+    expect(answers.map((r) => [r.id, r.seq, r.status, (r.run_at as Date).getTime()])).toEqual([
+      ['0002', '9', 'SCHEDULED', due],
+      ['0001', '7', 'PENDING', now.getTime()],
+    ]);
+  });
+
+  it('a batch answered with fewer rows than it sent is an error, not a silent gap', async () => {
+    const runner = scripted([[BATCH_INSERT, [{ now: new Date(), seqs: '1', timed: null }]]]);
+    await expect(insertJobs(runner, tables, [request(), request()])).rejects.toThrow(/batch of 2 jobs came back with 1/);
   });
 
   it('a statement without keys leaves out ON CONFLICT; one with a key keeps it', () => {

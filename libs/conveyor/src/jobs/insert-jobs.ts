@@ -2,15 +2,20 @@ import { MESSAGES } from '../conveyor.messages';
 import { SqlRunner } from '../database/sql-runner.interface';
 import { IdempotencyConflictError, JobStateConflictError } from '../errors/job-request.errors';
 import {
+  hasKeys,
+  InsertedBatch,
   InsertedJobColumns,
   jobGetByIdempotencyKeys,
   jobGetByUniqueKeys,
+  jobInsertBatch,
   jobInsertMany,
   NewJobRow,
   run,
   SqlTables,
   storedJobRow,
+  unpackInsertedBatch,
 } from '../sql';
+import { SqlResult } from '../database/sql-runner.interface';
 import { JobRow } from './job-row.mapper';
 
 /** What {@link insertJobs} did: the stored row answering each request row, and the rows it created. */
@@ -90,17 +95,38 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
 
 /** Inserts `rows` with one statement: the stored rows of those inserted, and whether it committed on its own. */
 export async function insertRows(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<InsertedRows> {
-  const result = await run<InsertedJobColumns>(runner, jobInsertMany(t, rows));
-  const byId = new Map<string, NewJobRow>();
-  for (const r of rows) byId.set(r.id, r);
+  const { columns, aligned, committedOn } = await insertStatement(runner, t, rows);
+  let byId: Map<string, NewJobRow> | null = null;
+  if (!aligned) {
+    byId = new Map<string, NewJobRow>();
+    for (const r of rows) byId.set(r.id, r);
+  }
   const inserted = new Map<string, JobRow>();
   let earliestRunAt = Infinity;
-  for (const r of result.rows) {
-    inserted.set(r.id, storedJobRow(byId.get(r.id)!, r));
-    earliestRunAt = Math.min(earliestRunAt, r.run_at.getTime());
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i];
+    inserted.set(c.id, storedJobRow(byId ? byId.get(c.id)! : rows[i], c));
+    earliestRunAt = Math.min(earliestRunAt, c.run_at.getTime());
   }
-  const committed = result.committedOn !== undefined && inserted.size > 0 ? { backendPid: result.committedOn, earliestRunAt } : undefined;
+  const committed = committedOn !== undefined && inserted.size > 0 ? { backendPid: committedOn, earliestRunAt } : undefined;
   return { rows: inserted, committed };
+}
+
+/** What one insert statement sent back: the inserted rows' columns, `aligned` when `columns[i]` is `rows[i]`'s. */
+interface InsertAnswer extends Pick<SqlResult<unknown>, 'committedOn'> {
+  columns: InsertedJobColumns[];
+  aligned: boolean;
+}
+
+/** Runs the insert that suits `rows`: a keyless batch answers with one row, anything else with a row per job. */
+async function insertStatement(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<InsertAnswer> {
+  if (rows.length > 1 && !rows.some(hasKeys)) {
+    const result = await run<InsertedBatch>(runner, jobInsertBatch(t, rows));
+    return { columns: unpackInsertedBatch(rows, result.rows[0]), aligned: true, committedOn: result.committedOn };
+  }
+  // Rows with keys may be skipped, and RETURNING keeps no order: matched by id.
+  const result = await run<InsertedJobColumns>(runner, jobInsertMany(t, rows));
+  return { columns: result.rows, aligned: false, committedOn: result.committedOn };
 }
 
 /** The jobs holding the keys of `rows`: those just inserted first, then (one read per kind) the existing ones. */

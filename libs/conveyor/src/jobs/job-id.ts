@@ -31,10 +31,14 @@ export function newJobId(): string {
   const r = RANDOM;
   const i = randomAt;
   randomAt += 8;
-  // 48-bit millisecond timestamp: 12 hex digits.
-  const ms = hex(Math.floor(now / 2 ** 24), 6) + hex(now % 2 ** 24, 6);
+  if (now !== prefixMs) {
+    // 48-bit millisecond timestamp: 12 hex digits, formatted once per millisecond.
+    const ms = hex(Math.floor(now / 2 ** 24), 6) + hex(now % 2 ** 24, 6);
+    prefix = `${ms.slice(0, 8)}-${ms.slice(8)}-7`;
+    prefixMs = now;
+  }
   return (
-    `${ms.slice(0, 8)}-${ms.slice(8)}-7${hex(counter, 3)}-` +
+    `${prefix}${COUNTER_HEX[counter]}-` +
     // Variant bits 10, then 62 random bits.
     `${HEX[(r[i] & 0x3f) | 0x80]}${HEX[r[i + 1]]}-${HEX[r[i + 2]]}${HEX[r[i + 3]]}${HEX[r[i + 4]]}${HEX[r[i + 5]]}${HEX[r[i + 6]]}${HEX[r[i + 7]]}`
   );
@@ -49,11 +53,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const MAX_COUNTER = 0xfff;
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+/** The counter's three hex digits, for every value it takes. */
+const COUNTER_HEX = Array.from({ length: MAX_COUNTER + 1 }, (_, n) => n.toString(16).padStart(3, '0'));
 /** Random bytes drawn 4 kB at a time: one getrandom call per 512 ids instead of one per id. */
 const RANDOM = Buffer.alloc(4096);
 let randomAt = RANDOM.length;
 let lastMs = 0;
 let counter = 0;
+/** The id's first 15 characters (timestamp and version digit) for `prefixMs`. */
+let prefix = '';
+let prefixMs = -1;
 
 function hex(value: number, digits: number): string {
   return value.toString(16).padStart(digits, '0');
