@@ -1,5 +1,5 @@
 import { MESSAGES } from '../conveyor.messages';
-import { SqlRunner } from '../database/sql-runner.interface';
+import { SqlResult, SqlRunner } from '../database/sql-runner.interface';
 import { IdempotencyConflictError, JobStateConflictError } from '../errors/job-request.errors';
 import {
   hasKeys,
@@ -15,7 +15,6 @@ import {
   storedJobRow,
   unpackInsertedBatch,
 } from '../sql';
-import { SqlResult } from '../database/sql-runner.interface';
 import { JobRow } from './job-row.mapper';
 
 /** What {@link insertJobs} did: the stored row answering each request row, and the rows it created. */
