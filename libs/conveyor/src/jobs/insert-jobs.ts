@@ -94,38 +94,35 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
 
 /** Inserts `rows` with one statement: the stored rows of those inserted, and whether it committed on its own. */
 export async function insertRows(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<InsertedRows> {
-  const { columns, aligned, committedOn } = await insertStatement(runner, t, rows);
-  let byId: Map<string, NewJobRow> | null = null;
-  if (!aligned) {
-    byId = new Map<string, NewJobRow>();
-    for (const r of rows) byId.set(r.id, r);
-  }
+  const { columns, committedOn } = await insertStatement(runner, t, rows);
   const inserted = new Map<string, JobRow>();
   let earliestRunAt = Infinity;
-  for (let i = 0; i < columns.length; i++) {
+  for (let i = 0; i < rows.length; i++) {
     const c = columns[i];
-    inserted.set(c.id, storedJobRow(byId ? byId.get(c.id)! : rows[i], c));
+    if (!c) continue;
+    inserted.set(c.id, storedJobRow(rows[i], c));
     earliestRunAt = Math.min(earliestRunAt, c.run_at.getTime());
   }
   const committed = committedOn !== undefined && inserted.size > 0 ? { backendPid: committedOn, earliestRunAt } : undefined;
   return { rows: inserted, committed };
 }
 
-/** What one insert statement sent back: the inserted rows' columns, `aligned` when `columns[i]` is `rows[i]`'s. */
+/** What one insert statement sent back: `columns[i]` for `rows[i]`, undefined for a row it skipped. */
 interface InsertAnswer extends Pick<SqlResult<unknown>, 'committedOn'> {
-  columns: InsertedJobColumns[];
-  aligned: boolean;
+  columns: Array<InsertedJobColumns | undefined>;
 }
 
 /** Runs the insert that suits `rows`: a keyless batch answers with one row, anything else with a row per job. */
 async function insertStatement(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<InsertAnswer> {
   if (rows.length > 1 && !rows.some(hasKeys)) {
     const result = await run<InsertedBatch>(runner, jobInsertBatch(t, rows));
-    return { columns: unpackInsertedBatch(rows, result.rows[0]), aligned: true, committedOn: result.committedOn };
+    return { columns: unpackInsertedBatch(rows, result.rows[0]), committedOn: result.committedOn };
   }
-  // Rows with keys may be skipped, and RETURNING keeps no order: matched by id.
+  // Rows with keys may be skipped, and RETURNING keeps no order: matched to the request by id.
   const result = await run<InsertedJobColumns>(runner, jobInsertMany(t, rows));
-  return { columns: result.rows, aligned: false, committedOn: result.committedOn };
+  const byId = new Map<string, InsertedJobColumns>();
+  for (const c of result.rows) byId.set(c.id, c);
+  return { columns: rows.map((r) => byId.get(r.id)), committedOn: result.committedOn };
 }
 
 /** The jobs holding the keys of `rows`: those just inserted first, then (one read per kind) the existing ones. */
