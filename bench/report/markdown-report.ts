@@ -159,10 +159,12 @@ function warmUpText(jobs: number): string {
   if (jobs === 0) return '**Warm-up:** none (`--warm-up-jobs 0`): the enqueue, drain and two-process cases measure a cold process.';
   return (
     `**Warm-up.** Before its measured phase, every process of the enqueue, drain, backlog and two-process cases runs ` +
-    `${jobs.toLocaleString('en-US')} no-op jobs (enqueue, then a drain with the case's worker settings) through a throwaway ` +
-    'queue of its own variant on a schema of its own, then drops it — the floor exactly as Conveyor. The measured phase ' +
-    'then runs on code the JIT has compiled, as in a service that has been up for a while; a cold process would mostly ' +
-    'measure how fast V8 optimises the code on the path, which costs the larger code base more. `--warm-up-jobs 0` ' +
+    `${jobs.toLocaleString('en-US')} no-op jobs (enqueue, then a drain with the case's worker settings and hooks) through a ` +
+    'throwaway queue of its own variant on a schema of its own, then drops it, and does so twice — the floor exactly as ' +
+    'Conveyor. The measured phase then runs on code the JIT has compiled, as in a service that has been up for a while; a ' +
+    'cold process would mostly measure how fast V8 optimises the code on the path, which costs the larger code base more. ' +
+    'The second round takes the deoptimisations V8 makes when a second app instance of the same code starts (with one ' +
+    'round they fell into the measured drain, and its first ~100 ms ran beside V8 recompiling). `--warm-up-jobs 0` ' +
     'measures cold processes.'
   );
 }
