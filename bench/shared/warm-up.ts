@@ -6,6 +6,9 @@ import { createBenchQueue } from './create-bench-queue';
 
 const WARM_UP_APPLICATION_NAME = 'bench-warm-up';
 
+/** Warm-up rounds, each in an app instance of its own (see warmUp for why two). */
+const WARM_UP_ROUNDS = 2;
+
 /** Where and how much a process warms up before its measured phase. */
 export interface WarmUpPlan {
   variant: Variant;
@@ -38,9 +41,6 @@ export interface WarmUpPlan {
 export async function warmUp(plan: WarmUpPlan): Promise<void> {
   for (let round = 0; round < WARM_UP_ROUNDS; round++) await warmUpRound(plan);
 }
-
-/** See warmUp. */
-const WARM_UP_ROUNDS = 2;
 
 async function warmUpRound(plan: WarmUpPlan): Promise<void> {
   if (plan.jobs === 0) return;
