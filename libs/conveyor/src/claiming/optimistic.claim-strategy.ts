@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { WorkerConnection } from '../database/worker-connection.service';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { Job } from '../jobs/job.entity';
-import { JobRow, mapClaimedJobRow } from '../jobs/job-row.mapper';
+import { mapClaimedJobRow } from '../jobs/job-row.mapper';
 import { ClaimFilter } from '../sql/claim-filter.interface';
 import { jobClaimByVersion } from '../sql/job-claim-by-version.sql';
-import { run } from '../sql/statement';
+import { CLAIMED_COLUMN_COUNT, ClaimedJobRow, run } from '../sql/statement';
 import { ClaimStrategy } from './claim-strategy.interface';
 import { sortClaimed } from './sort-claimed';
+
+/** Where a claim's row carries `candidates` (see jobClaimByVersion): after the claimed job's columns. */
+const CANDIDATES = CLAIMED_COLUMN_COUNT;
 
 /** Rounds of read-then-compare-and-set per claim before giving the slots back to the next poll. */
 const MAX_ROUNDS = 5;
@@ -62,10 +65,10 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
       // every other claim and needed a second statement for it.
       const window = round > 0 || this.wideClaimsLeft > 0 ? want * 2 : want;
       const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, workerId, leaseMs, window);
-      const won = (await run<JobRow & { candidates: number }>(this.connection.runner, statement)).rows;
+      const won = (await run<ClaimedJobRow>(this.connection.runner, statement)).rows;
       claimed.push(...won.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
       // Lost: fewer won than wanted although the read found more — competitors took them.
-      const lost = won.length === 0 ? retryEmpty : won.length < Math.min(want, won[0].candidates);
+      const lost = won.length === 0 ? retryEmpty : won.length < Math.min(want, won[0][CANDIDATES] as number);
       if (!lost) break;
       lostRace = true;
     }

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { WorkerConnection } from '../database/worker-connection.service';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { Job } from '../jobs/job.entity';
-import { JobRow, mapClaimedJobRow } from '../jobs/job-row.mapper';
+import { mapClaimedJobRow } from '../jobs/job-row.mapper';
 import { ClaimFilter } from '../sql/claim-filter.interface';
 import { jobClaimSkipLocked } from '../sql/job-claim-skip-locked.sql';
-import { run } from '../sql/statement';
+import { ClaimedJobRow, run } from '../sql/statement';
 import { ClaimStrategy } from './claim-strategy.interface';
 import { sortClaimed } from './sort-claimed';
 
@@ -24,7 +24,7 @@ export class SkipLockedClaimStrategy implements ClaimStrategy {
   ) {}
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
-    const { rows } = await run<JobRow>(this.connection.runner, jobClaimSkipLocked(this.db.tables, filter, workerId, leaseMs));
+    const { rows } = await run<ClaimedJobRow>(this.connection.runner, jobClaimSkipLocked(this.db.tables, filter, workerId, leaseMs));
     return sortClaimed(rows.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
   }
 }

@@ -10,7 +10,7 @@ import { youngRows } from './young-rows';
 import { ENGINE_TYPE_PARSERS } from './engine-type-parsers';
 import { quoteIdent } from './quote';
 import { SqlTables } from '../sql/statement';
-import { SqlResult, SqlRunner } from './sql-runner.interface';
+import { RowMode, SqlResult, SqlRunner } from './sql-runner.interface';
 
 /**
  * The engine's handle on PostgreSQL. TypeORM owns the connection pool; the engine's own statements go
@@ -33,7 +33,7 @@ export class ConveyorDatabase {
   readonly tables: SqlTables;
 
   readonly pool: SqlRunner = {
-    query: <R>(text: string, values?: unknown[], name?: string) => this.poolQuery<R>(text, values, name),
+    query: <R>(text: string, values?: unknown[], name?: string, rowMode?: RowMode) => this.poolQuery<R>(text, values, name, rowMode),
   };
 
   constructor(@Inject(CONVEYOR_DATA_SOURCE) readonly dataSource: DataSource) {
@@ -79,9 +79,9 @@ export class ConveyorDatabase {
     const queryRunner = manager?.queryRunner;
     if (!queryRunner) return this.pool;
     return {
-      query: async <R>(text: string, values?: unknown[]): Promise<SqlResult<R>> => {
+      query: async <R>(text: string, values?: unknown[], _name?: string, rowMode?: RowMode): Promise<SqlResult<R>> => {
         const client = (await queryRunner.connect()) as PoolClient;
-        const res = await client.query(queryConfig(text, values, undefined));
+        const res = await client.query(queryConfig(text, values, undefined, rowMode));
         return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
       },
     };
@@ -93,8 +93,8 @@ export class ConveyorDatabase {
     try {
       await client.query('BEGIN');
       const tx: SqlRunner = {
-        query: async <R>(text: string, values?: unknown[], name?: string) => {
-          const res = await client.query(queryConfig(text, values, name));
+        query: async <R>(text: string, values?: unknown[], name?: string, rowMode?: RowMode) => {
+          const res = await client.query(queryConfig(text, values, name, rowMode));
           return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
         },
       };
@@ -121,11 +121,11 @@ export class ConveyorDatabase {
    * One statement on a pooled connection, as `Pool.query` runs it (a connection that failed a statement is
    * discarded, not reused), but with the connection in hand, so the result can say which backend committed it.
    */
-  private async poolQuery<R>(text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
+  private async poolQuery<R>(text: string, values?: unknown[], name?: string, rowMode?: RowMode): Promise<SqlResult<R>> {
     const client = await this.connect();
     let failure: Error | undefined;
     try {
-      const res = await this.queryOn<R>(client, text, values, name);
+      const res = await this.queryOn<R>(client, text, values, name, rowMode);
       return { ...res, committedOn: (client as PoolClient & { processID: number }).processID };
     } catch (err) {
       failure = err as Error;
@@ -136,9 +136,15 @@ export class ConveyorDatabase {
   }
 
   /** Runs one statement on `target` (the engine's pool, or a connection it owns) with the engine's type parsers. */
-  async queryOn<R>(target: Pool | Client | PoolClient, text: string, values?: unknown[], name?: string): Promise<SqlResult<R>> {
+  async queryOn<R>(
+    target: Pool | Client | PoolClient,
+    text: string,
+    values?: unknown[],
+    name?: string,
+    rowMode?: RowMode,
+  ): Promise<SqlResult<R>> {
     try {
-      const res = await (target as Pool).query(queryConfig(text, values, name));
+      const res = await (target as Pool).query(queryConfig(text, values, name, rowMode));
       return { rows: youngRows(res.rows) as R[], rowCount: res.rowCount ?? 0 };
     } catch (err) {
       throw this.translate(err);
@@ -153,8 +159,10 @@ export class ConveyorDatabase {
 }
 
 /** A pg query config with the engine's type parsers; `name` makes it a prepared statement. */
-function queryConfig(text: string, values: unknown[] | undefined, name: string | undefined): QueryConfig {
-  return { name, text, values: values as unknown[], types: ENGINE_TYPE_PARSERS as QueryConfig['types'] };
+function queryConfig(text: string, values: unknown[] | undefined, name: string | undefined, rowMode: RowMode | undefined): QueryConfig {
+  const config: QueryConfig & { rowMode?: RowMode } = { name, text, values: values as unknown[], types: ENGINE_TYPE_PARSERS as QueryConfig['types'] };
+  if (rowMode) config.rowMode = rowMode;
+  return config;
 }
 
 function shortHash(text: string): string {

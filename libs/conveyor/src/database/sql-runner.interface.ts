@@ -9,10 +9,13 @@ export interface SqlResult<R> {
   committedOn?: number;
 }
 
+/** `'array'`: rows come back as arrays of their columns, in order (pg's `rowMode`). */
+export type RowMode = 'array';
+
 /**
  * Anything that runs one parameterised statement: the shared pool, or a caller's transaction.
- * `name` makes pg prepare the statement once per connection (used on the hot path).
+ * `name` makes pg prepare the statement once per connection (used on the hot path); `rowMode` is pg's.
  */
 export interface SqlRunner {
-  query<R = Record<string, unknown>>(text: string, values?: unknown[], name?: string): Promise<SqlResult<R>>;
+  query<R = Record<string, unknown>>(text: string, values?: unknown[], name?: string, rowMode?: RowMode): Promise<SqlResult<R>>;
 }

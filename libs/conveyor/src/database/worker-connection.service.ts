@@ -49,7 +49,7 @@ export class WorkerConnection implements OnApplicationShutdown {
   private connecting: Promise<Client> | null = null;
 
   readonly runner: SqlRunner = {
-    query: async (text, values, name) => this.db.queryOn(await this.connected(), text, values, name),
+    query: async (text, values, name, rowMode) => this.db.queryOn(await this.connected(), text, values, name, rowMode),
   };
 
   constructor(private readonly db: ConveyorDatabase) {}

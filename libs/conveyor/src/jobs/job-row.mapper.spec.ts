@@ -1,6 +1,7 @@
 import { JobEntity } from './job.entity';
 import { JobStatus } from './job-status';
 import { mapClaimedJobRow, mapJobRow } from './job-row.mapper';
+import { CLAIMED_COLUMN } from '../sql/statement';
 
 const row = {
   id: '01a20ca7-c21d-7000-9761-bb6187be99d2',
@@ -66,8 +67,28 @@ describe('mapJobRow', () => {
 
   it('fills in what a claim set: running under the worker, the lease from started_at', () => {
     const startedAt = new Date('2026-11-24T08:00:01Z');
-    const job = mapClaimedJobRow({ ...row, attempts: 1, started_at: startedAt, lease_token: 'tok' }, 'w1', 30_000);
-    expect(job).toMatchObject({ status: JobStatus.RUNNING, lockedBy: 'w1', updatedAt: startedAt, startedAt, attempts: 1 });
+    const claimed: Record<string, unknown> = { ...row, attempts: 1, started_at: startedAt, lease_token: 'tok' };
+    const job = mapClaimedJobRow(Object.keys(CLAIMED_COLUMN).map((c) => claimed[c]), 'w1', 30_000);
+    expect(job).toMatchObject({
+      id: row.id,
+      seq: '7',
+      queue: 'default',
+      type: 'SEND_EMAIL',
+      payload: row.payload,
+      status: JobStatus.RUNNING,
+      runAt: row.run_at,
+      maxAttempts: 5,
+      leaseToken: 'tok',
+      version: 1,
+      createdAt: row.created_at,
+      lockedBy: 'w1',
+      updatedAt: startedAt,
+      startedAt,
+      attempts: 1,
+      result: null,
+      errors: [],
+      finishedAt: null,
+    });
     expect(job.lockedUntil).toEqual(new Date(startedAt.getTime() + 30_000));
   });
 });

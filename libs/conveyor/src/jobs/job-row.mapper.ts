@@ -1,5 +1,6 @@
 import { Job, JobEntity } from './job.entity';
 import { JobStatus } from './job-status';
+import { CLAIMED_COLUMN as C, ClaimedJobRow } from '../sql/statement';
 
 /** Raw row as returned by the engine's SQL (snake_case columns). */
 export type JobRow = Record<string, unknown>;
@@ -44,15 +45,35 @@ export function mapJobRow<P = unknown, R = unknown>(row: JobRow): Job<P, R> {
 }
 
 /**
- * Maps a row returned by a claim (`CLAIMED_JOB_COLUMNS`): the job is RUNNING under `workerId`, and the
- * claim set `updated_at` to the same `now()` as `started_at` and `locked_until` to `leaseMs` after it.
+ * Maps a row returned by a claim (`CLAIMED_JOB_COLUMNS`, as an array): the job is RUNNING under `workerId`, and
+ * the claim set `updated_at` to the same `now()` as `started_at` and `locked_until` to `leaseMs` after it.
  */
-export function mapClaimedJobRow<P = unknown>(row: JobRow, workerId: string, leaseMs: number): Job<P> {
-  const job = mapJobRow<P>(row);
-  const startedAt = row.started_at as Date;
+export function mapClaimedJobRow<P = unknown>(row: ClaimedJobRow, workerId: string, leaseMs: number): Job<P> {
+  const job = new JobEntity<P>();
+  const startedAt = row[C.started_at] as Date;
+  job.id = row[C.id] as string;
+  job.seq = String(row[C.seq]);
+  job.queue = row[C.queue] as string;
+  job.type = row[C.type] as string;
+  job.payload = row[C.payload] as P;
   job.status = JobStatus.RUNNING;
+  job.priority = row[C.priority] as number;
+  job.runAt = row[C.run_at] as Date;
+  job.attempts = row[C.attempts] as number;
+  job.maxAttempts = row[C.max_attempts] as number;
+  job.snoozes = row[C.snoozes] as number;
+  job.lastError = (row[C.last_error] as string | null) ?? null;
+  job.result = null;
+  job.errors = [];
+  job.idempotencyKey = (row[C.idempotency_key] as string | null) ?? null;
+  job.uniqueKey = (row[C.unique_key] as string | null) ?? null;
   job.lockedBy = workerId;
   job.lockedUntil = new Date(startedAt.getTime() + leaseMs);
+  job.leaseToken = row[C.lease_token] as string;
+  job.version = row[C.version] as number;
+  job.createdAt = row[C.created_at] as Date;
   job.updatedAt = startedAt;
+  job.startedAt = startedAt;
+  job.finishedAt = null;
   return job;
 }

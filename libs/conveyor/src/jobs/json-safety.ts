@@ -40,7 +40,8 @@ function badString(s: string): string | null {
 
 /** Serialises a handler's result for storage, or says why it cannot be stored. */
 export function toStorableResult(value: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
-  if (value === undefined) return { ok: true, value: null };
+  // Most handlers return nothing (or null): no need to round-trip that through JSON.
+  if (value === undefined || value === null) return { ok: true, value: null };
   let text: string | undefined;
   try {
     text = JSON.stringify(value);

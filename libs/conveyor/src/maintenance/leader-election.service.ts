@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { Client } from 'pg';
+import { Client, QueryConfig } from 'pg';
 import { isConnectionError } from '../database/connection-errors';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
-import { SqlRunner } from '../database/sql-runner.interface';
+import { RowMode, SqlRunner } from '../database/sql-runner.interface';
 
 /**
  * Elects one maintenance leader per schema with a session-level advisory lock held on a dedicated
@@ -80,9 +80,9 @@ export class LeaderElection {
 
   private runner(client: Client): SqlRunner {
     return {
-      query: async <R>(text: string, values?: unknown[]) => {
+      query: async <R>(text: string, values?: unknown[], _name?: string, rowMode?: RowMode) => {
         try {
-          const res = await client.query(text, values as unknown[]);
+          const res = await client.query({ text, values, rowMode } as QueryConfig);
           return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
         } catch (err) {
           if (isConnectionError(err)) this.drop(client);

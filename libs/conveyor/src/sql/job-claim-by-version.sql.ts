@@ -50,5 +50,6 @@ UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
 WHERE j.ctid = ANY(ARRAY(SELECT tid FROM won))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}, (SELECT count(*) FROM candidates)::int AS candidates`,
     values: [f.types, f.excludedQueues, f.onlyQueues ?? null, Math.max(window, f.limit), workerId, leaseMs, claimNonce(), f.limit],
+    rowMode: 'array',
   };
 }

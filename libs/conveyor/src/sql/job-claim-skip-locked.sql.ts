@@ -27,5 +27,6 @@ WHERE j.ctid = ANY(ARRAY(${claimableSelect(t.jobs, t.queues, 'c.ctid')}
   FOR UPDATE OF c SKIP LOCKED))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}`,
     values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs, claimNonce()],
+    rowMode: 'array',
   };
 }
