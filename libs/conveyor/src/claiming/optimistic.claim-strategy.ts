@@ -4,6 +4,7 @@ import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { Job } from '../jobs/job.entity';
 import { mapClaimedJobRow } from '../jobs/job-row.mapper';
 import { ClaimFilter } from '../sql/claim-filter.interface';
+import { ClaimStamp, claimNonce } from '../sql/claim-set';
 import { jobClaimByVersion } from '../sql/job-claim-by-version.sql';
 import { CLAIMED_COLUMN_COUNT, ClaimedJobRow, run } from '../sql/statement';
 import { ClaimStrategy } from './claim-strategy.interface';
@@ -64,9 +65,10 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
       // a claim that lost one: two processes draining one backlog otherwise collided on the head in about
       // every other claim and needed a second statement for it.
       const window = round > 0 || this.wideClaimsLeft > 0 ? want * 2 : want;
-      const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, workerId, leaseMs, window);
+      const stamp: ClaimStamp = { workerId, leaseMs, token: claimNonce() };
+      const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, stamp, window);
       const won = (await run<ClaimedJobRow>(this.connection.runner, statement)).rows;
-      claimed.push(...won.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
+      claimed.push(...won.map((r) => mapClaimedJobRow(r, stamp)));
       // Lost: fewer won than wanted although the read found more — competitors took them.
       const lost = won.length === 0 ? retryEmpty : won.length < Math.min(want, won[0][CANDIDATES] as number);
       if (!lost) break;

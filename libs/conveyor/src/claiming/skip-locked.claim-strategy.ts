@@ -4,6 +4,7 @@ import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { Job } from '../jobs/job.entity';
 import { mapClaimedJobRow } from '../jobs/job-row.mapper';
 import { ClaimFilter } from '../sql/claim-filter.interface';
+import { ClaimStamp, claimNonce } from '../sql/claim-set';
 import { jobClaimSkipLocked } from '../sql/job-claim-skip-locked.sql';
 import { ClaimedJobRow, run } from '../sql/statement';
 import { ClaimStrategy } from './claim-strategy.interface';
@@ -24,7 +25,8 @@ export class SkipLockedClaimStrategy implements ClaimStrategy {
   ) {}
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
-    const { rows } = await run<ClaimedJobRow>(this.connection.runner, jobClaimSkipLocked(this.db.tables, filter, workerId, leaseMs));
-    return sortClaimed(rows.map((r) => mapClaimedJobRow(r, workerId, leaseMs)));
+    const stamp: ClaimStamp = { workerId, leaseMs, token: claimNonce() };
+    const { rows } = await run<ClaimedJobRow>(this.connection.runner, jobClaimSkipLocked(this.db.tables, filter, stamp));
+    return sortClaimed(rows.map((r) => mapClaimedJobRow(r, stamp)));
   }
 }

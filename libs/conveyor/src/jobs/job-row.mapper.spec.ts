@@ -67,8 +67,8 @@ describe('mapJobRow', () => {
 
   it('fills in what a claim set: running under the worker, the lease from started_at', () => {
     const startedAt = new Date('2026-11-24T08:00:01Z');
-    const claimed: Record<string, unknown> = { ...row, attempts: 1, started_at: startedAt, lease_token: 'tok' };
-    const job = mapClaimedJobRow(Object.keys(CLAIMED_COLUMN).map((c) => claimed[c]), 'w1', 30_000);
+    const claimed: Record<string, unknown> = { ...row, attempts: 1, started_at: startedAt };
+    const job = mapClaimedJobRow(Object.keys(CLAIMED_COLUMN).map((c) => claimed[c]), { workerId: 'w1', leaseMs: 30_000, token: 'tok' });
     expect(job).toMatchObject({
       id: row.id,
       seq: '7',

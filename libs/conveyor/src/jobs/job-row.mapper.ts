@@ -1,5 +1,6 @@
 import { Job, JobEntity } from './job.entity';
 import { JobStatus } from './job-status';
+import { ClaimStamp } from '../sql/claim-set';
 import { CLAIMED_COLUMN as C, ClaimedJobRow } from '../sql/statement';
 
 /** Raw row as returned by the engine's SQL (snake_case columns). */
@@ -45,10 +46,11 @@ export function mapJobRow<P = unknown, R = unknown>(row: JobRow): Job<P, R> {
 }
 
 /**
- * Maps a row returned by a claim (`CLAIMED_JOB_COLUMNS`, as an array): the job is RUNNING under `workerId`, and
- * the claim set `updated_at` to the same `now()` as `started_at` and `locked_until` to `leaseMs` after it.
+ * Maps a row returned by a claim (`CLAIMED_JOB_COLUMNS`, as an array): the job is RUNNING under the stamp's
+ * worker and token, and the claim set `updated_at` to the same `now()` as `started_at` and `locked_until` to
+ * the stamp's lease after it.
  */
-export function mapClaimedJobRow<P = unknown>(row: ClaimedJobRow, workerId: string, leaseMs: number): Job<P> {
+export function mapClaimedJobRow<P = unknown>(row: ClaimedJobRow, stamp: ClaimStamp): Job<P> {
   const job = new JobEntity<P>();
   const startedAt = row[C.started_at] as Date;
   job.id = row[C.id] as string;
@@ -67,9 +69,9 @@ export function mapClaimedJobRow<P = unknown>(row: ClaimedJobRow, workerId: stri
   job.errors = [];
   job.idempotencyKey = (row[C.idempotency_key] as string | null) ?? null;
   job.uniqueKey = (row[C.unique_key] as string | null) ?? null;
-  job.lockedBy = workerId;
-  job.lockedUntil = new Date(startedAt.getTime() + leaseMs);
-  job.leaseToken = row[C.lease_token] as string;
+  job.lockedBy = stamp.workerId;
+  job.lockedUntil = new Date(startedAt.getTime() + stamp.leaseMs);
+  job.leaseToken = stamp.token;
   job.version = row[C.version] as number;
   job.createdAt = row[C.created_at] as Date;
   job.updatedAt = startedAt;

@@ -26,6 +26,17 @@ export function claimSet(alias: string, workerParam: string, leaseParam: string,
   version = ${alias}.version + 1`;
 }
 
+/**
+ * What one claim statement stamps on every row it claims: this worker, the lease, and the statement's
+ * nonce as fencing token. The caller keeps it, so the rows need not send these back.
+ */
+export interface ClaimStamp {
+  workerId: string;
+  leaseMs: number;
+  /** `claimNonce()`: fresh for every claim statement. */
+  token: string;
+}
+
 /** A fresh nonce for one claim statement: the fencing token of every row it claims. */
 export function claimNonce(): string {
   return randomUUID();

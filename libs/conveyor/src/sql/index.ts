@@ -1,4 +1,5 @@
 export * from './claim-filter.interface';
+export * from './claim-set';
 export * from './job-cancel.sql';
 export * from './job-claim-by-version.sql';
 export * from './job-claim-skip-locked.sql';

@@ -1,5 +1,5 @@
 import { ClaimFilter } from './claim-filter.interface';
-import { claimNonce, claimSet } from './claim-set';
+import { ClaimStamp, claimSet } from './claim-set';
 import { claimableSelect } from './claimable-select';
 import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
 
@@ -33,7 +33,7 @@ import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
  *   version does. The rows `won` returns are locked by this statement, so their tids cannot change
  *   before the UPDATE reads them.
  */
-export function jobClaimByVersion(t: SqlTables, f: ClaimFilter, workerId: string, leaseMs: number, window = f.limit): Statement {
+export function jobClaimByVersion(t: SqlTables, f: ClaimFilter, stamp: ClaimStamp, window = f.limit): Statement {
   return {
     name: `job_claim_ver_${t.key}`,
     text: `
@@ -49,7 +49,7 @@ WITH candidates AS MATERIALIZED (
 UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
 WHERE j.ctid = ANY(ARRAY(SELECT tid FROM won))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}, (SELECT count(*) FROM candidates)::int AS candidates`,
-    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, Math.max(window, f.limit), workerId, leaseMs, claimNonce(), f.limit],
+    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, Math.max(window, f.limit), stamp.workerId, stamp.leaseMs, stamp.token, f.limit],
     rowMode: 'array',
   };
 }

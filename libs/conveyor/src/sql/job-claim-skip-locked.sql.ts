@@ -1,5 +1,5 @@
 import { ClaimFilter } from './claim-filter.interface';
-import { claimNonce, claimSet } from './claim-set';
+import { ClaimStamp, claimSet } from './claim-set';
 import { claimableSelect } from './claimable-select';
 import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
 
@@ -18,7 +18,7 @@ import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
  * row out: a row can drop out of a claim, never be claimed twice. `= ANY(ARRAY(…))` rather than a join,
  * which would let the planner hash-join against a sequential scan of the whole table.
  */
-export function jobClaimSkipLocked(t: SqlTables, f: ClaimFilter, workerId: string, leaseMs: number): Statement {
+export function jobClaimSkipLocked(t: SqlTables, f: ClaimFilter, stamp: ClaimStamp): Statement {
   return {
     name: `job_claim_sl_${t.key}`,
     text: `
@@ -26,7 +26,7 @@ UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
 WHERE j.ctid = ANY(ARRAY(${claimableSelect(t.jobs, t.queues, 'c.ctid')}
   FOR UPDATE OF c SKIP LOCKED))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}`,
-    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, workerId, leaseMs, claimNonce()],
+    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, stamp.workerId, stamp.leaseMs, stamp.token],
     rowMode: 'array',
   };
 }

@@ -41,12 +41,12 @@ export function jobColumns(alias: string): string {
 /**
  * Columns a claim returns, each with its place in the row: what varies per job. The error history and result
  * stay in the database, since a job that failed many times would otherwise ship its whole history on every
- * claim; what the claim itself just set (status, worker, lease, the timestamps that all equal the statement's
- * `now()`) is filled in by `mapClaimedJobRow` from `started_at` — PostgreSQL formatting four more timestamps
- * per row, and Node parsing them, was a measurable share of a claim.
+ * claim; what the claim itself just set (status, worker, lease token, the timestamps that all equal the
+ * statement's `now()`) is filled in by `mapClaimedJobRow` from the claim's `ClaimStamp` and `started_at` —
+ * PostgreSQL formatting four more timestamps per row, and Node parsing them, was a measurable share of a claim.
  *
  * Claims come back as arrays (`rowMode: 'array'`), read by these positions: pg then skips building an object
- * per row (a copy of a 17-key template and a keyed store per column), which was the largest single cost of a
+ * per row (a copy of a 16-key template and a keyed store per column), which was the largest single cost of a
  * claim on the Node side.
  */
 export const CLAIMED_COLUMN = {
@@ -63,10 +63,9 @@ export const CLAIMED_COLUMN = {
   last_error: 10,
   idempotency_key: 11,
   unique_key: 12,
-  lease_token: 13,
-  version: 14,
-  created_at: 15,
-  started_at: 16,
+  version: 13,
+  created_at: 14,
+  started_at: 15,
 } as const;
 
 /** How many columns `CLAIMED_JOB_COLUMNS` gives; a statement's own extra columns follow them. */
