@@ -163,11 +163,22 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
       expect(row.started_at).not.toBeNull();
       // What the strategy hands the worker is what is stored.
       expect(j).toMatchObject({ status: JobStatus.RUNNING, attempts: 1, lockedBy: 'conformance', version: row.version });
+      expect([j.runAt, j.createdAt, j.startedAt]).toEqual([row.run_at, row.created_at, row.started_at]);
+      expect(j.createdAt).not.toEqual(j.runAt);
     }
     // Each claim has tokens of its own: none of the first claim's is among the second's.
     const secondTokens = new Set(second.map((j) => j.leaseToken));
     for (const j of first) expect(secondTokens.has(j.leaseToken)).toBe(false);
     expect(await claim(10)).toEqual([]);
+  });
+
+  it('hands the worker the timestamps as stored when the job was submitted to run at once (created_at = run_at)', async () => {
+    await resetClaimSchema();
+    const { id } = await claimer.jobs.enqueue('TEST_RECORD', {});
+    const [job] = await claim(1);
+    const row = await rowOf(id);
+    expect(row.created_at).toEqual(row.run_at);
+    expect([job.runAt, job.createdAt, job.startedAt, job.updatedAt]).toEqual([row.run_at, row.created_at, row.started_at, row.updated_at]);
   });
 
   it('does not claim a scheduled job before its run_at, and claims it once due', async () => {

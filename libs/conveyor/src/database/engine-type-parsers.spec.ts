@@ -1,5 +1,5 @@
 import { types } from 'pg';
-import { parseTimestamptz } from './engine-type-parsers';
+import { ENGINE_TYPE_PARSERS, parseTimestamptz } from './engine-type-parsers';
 
 const pgParse = types.getTypeParser(1184, 'text') as (text: string) => Date | number;
 
@@ -51,5 +51,14 @@ describe('parseTimestamptz', () => {
       const text = `${local.slice(0, 10)} ${local.slice(11, 19)}${micros ? `.${micros}` : ''}${offset}`;
       expect(parseTimestamptz(text).getTime()).toBe((pgParse(text) as Date).getTime());
     }
+  });
+});
+
+describe('ENGINE_TYPE_PARSERS for bigint', () => {
+  const pgInt8 = types.getTypeParser(20, 'text') as (text: string) => unknown;
+  const ours = ENGINE_TYPE_PARSERS.getTypeParser(20, 'text') as (text: string) => unknown;
+
+  it.each(['0', '7', '9223372036854775807', '-9223372036854775808'])('reads %s exactly as pg does', (text) => {
+    expect(ours(text)).toBe(pgInt8(text));
   });
 });

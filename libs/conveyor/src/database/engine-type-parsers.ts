@@ -2,10 +2,12 @@ import { types } from 'pg';
 
 /** PostgreSQL's type OID of `timestamptz`. */
 const TIMESTAMPTZ_OID = 1184;
+/** PostgreSQL's type OID of `bigint`. */
+const INT8_OID = 20;
 
 /**
  * Type parsers for the engine's own statements: pg's defaults, except a hand-written parser for
- * `timestamptz`. A claimed job carries several timestamps, and pg's general parser (a regular
+ * `timestamptz` (and none for `bigint`, whose text pg's parser returns unchanged). A claimed job carries several timestamps, and pg's general parser (a regular
  * expression per value) was the largest single cost of a claim on the Node side. This one reads the
  * fixed ISO layout PostgreSQL sends (`2026-11-23 14:10:00.123456+00`, any whole-hour, minute or second
  * offset) digit by digit and hands everything else (BC dates, infinity, years before 1000) to pg's parser,
@@ -14,11 +16,17 @@ const TIMESTAMPTZ_OID = 1184;
 export const ENGINE_TYPE_PARSERS = {
   getTypeParser(oid: number, format?: 'text' | 'binary'): unknown {
     if (oid === TIMESTAMPTZ_OID && format !== 'binary') return parseTimestamptz;
+    // pg's parser tests each bigint's text with a regular expression, then returns that same text either way.
+    if (oid === INT8_OID && format !== 'binary') return keepText;
     return (types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
   },
 };
 
 const fallback = types.getTypeParser(TIMESTAMPTZ_OID, 'text') as (text: string) => Date;
+
+function keepText(text: string): string {
+  return text;
+}
 
 /**
  * The last two distinct texts parsed and their instants. Rows of one statement mostly repeat their

@@ -14,6 +14,7 @@ import { JobRow, mapJobRow } from '../jobs/job-row.mapper';
 import { JobStatus } from '../jobs/job-status';
 import { jobLog } from '../logging/job-log-fields';
 import { jobExtendLeases } from '../sql/job-extend-leases.sql';
+import { FinishAnswer } from '../sql/finish-answer';
 import { FinishRow, jobFinishMany } from '../sql/job-finish-many.sql';
 import { jobGetById } from '../sql/job-get-by-id.sql';
 import { run } from '../sql/statement';
@@ -114,8 +115,8 @@ export class ExternalWorkers {
 
   /** The guarded write; the claim may still be lost between reading the job and writing its outcome. */
   private async write(job: Job, row: FinishRow): Promise<ExternalOutcome> {
-    const { rows } = await run<{ id: string }>(this.db.pool, jobFinishMany(this.db.tables, [row]));
-    if (rows.length === 0) throw this.refuse(await this.get(job.id));
+    const { rows } = await run<FinishAnswer>(this.db.pool, jobFinishMany(this.db.tables, [row]));
+    if (rows[0].written === 0) throw this.refuse(await this.get(job.id));
     const durationMs = job.startedAt ? Math.max(0, Date.now() - job.startedAt.getTime()) : 0;
     const outcome = outcomeOf(row);
     this.events.emit('finished', job, row.status, durationMs, outcome);

@@ -91,4 +91,11 @@ describe('mapJobRow', () => {
     });
     expect(job.lockedUntil).toEqual(new Date(startedAt.getTime() + 30_000));
   });
+
+  it('takes created_at from run_at when the claim left it out (the two were equal)', () => {
+    const claimed: Record<string, unknown> = { ...row, created_at: null, started_at: new Date() };
+    const job = mapClaimedJobRow(Object.keys(CLAIMED_COLUMN).map((c) => claimed[c]), { workerId: 'w1', leaseMs: 30_000, token: 'tok' });
+    expect(job.createdAt).toEqual(row.run_at);
+    expect(job.createdAt).not.toBe(job.runAt);
+  });
 });

@@ -73,7 +73,8 @@ export function mapClaimedJobRow<P = unknown>(row: ClaimedJobRow, stamp: ClaimSt
   job.lockedUntil = new Date(startedAt.getTime() + stamp.leaseMs);
   job.leaseToken = stamp.token;
   job.version = row[C.version] as number;
-  job.createdAt = row[C.created_at] as Date;
+  // Null when it equals run_at (see CLAIMED_JOB_COLUMNS).
+  job.createdAt = (row[C.created_at] as Date | null) ?? new Date(job.runAt.getTime());
   job.updatedAt = startedAt;
   job.startedAt = startedAt;
   job.finishedAt = null;

@@ -1,5 +1,6 @@
 export * from './claim-filter.interface';
 export * from './claim-set';
+export * from './finish-answer';
 export * from './job-cancel.sql';
 export * from './job-claim-by-version.sql';
 export * from './job-claim-skip-locked.sql';

@@ -1,4 +1,5 @@
 import { JobStatus } from '../jobs/job-status';
+import { answeredOnce } from './finish-answer';
 import type { FinishRow } from './job-finish-many.sql';
 import { jsonOrNull, sparseArray, uuidArray } from './sql-arrays';
 import { SqlTables, Statement } from './statement';
@@ -10,14 +11,14 @@ export function isPlainCompletion(r: FinishRow): boolean {
 
 /**
  * Writes a batch of plain completions (see `isPlainCompletion`): what `jobFinishMany` does for them, with the
- * same fencing (only rows still RUNNING under the same lease token change; returns the ids written), but three
+ * same fencing (only rows still RUNNING under the same lease token change) and answer (`FinishAnswer`), but three
  * inputs instead of nine and no per-row CASE. Nearly every batch a draining worker writes is one of these;
  * measured: ~10% less PostgreSQL CPU per batch of 100 than the general statement.
  */
 export function jobCompleteMany(t: SqlTables, rows: FinishRow[]): Statement {
   return {
     name: `job_complete_${t.key}`,
-    text: `
+    text: answeredOnce(`
 UPDATE ${t.jobs} j SET
   status = 'COMPLETED',
   result = o.result,
@@ -27,9 +28,8 @@ UPDATE ${t.jobs} j SET
   finished_at = now(),
   updated_at = now(),
   version = j.version + 1
-FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[]) AS o(id, token, result)
-WHERE j.id = ANY($1::uuid[]) AND j.id = o.id AND j.lease_token = o.token
-RETURNING j.id`,
+FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[]) WITH ORDINALITY AS o(id, token, result, n)
+WHERE j.id = ANY($1::uuid[]) AND j.id = o.id AND j.lease_token = o.token`),
     values: [
       uuidArray(rows.map((r) => r.id)),
       uuidArray(rows.map((r) => r.token)),

@@ -1,5 +1,6 @@
 import { JobStatus } from '../jobs/job-status';
 import { isPlainCompletion, jobCompleteMany } from './job-complete-many.sql';
+import { answeredOnce } from './finish-answer';
 import { jsonOrNull, plainArray, sparseArray, uuidArray } from './sql-arrays';
 import { SqlTables, Statement } from './statement';
 
@@ -25,7 +26,7 @@ export interface FinishRow {
  * Writes many outcomes (completed, retrying, dead, cancelled, handed back) with one statement.
  * Only rows still RUNNING under the same lease token change, so a worker that lost its claim
  * (lease expired and the job was rescued or re-claimed) cannot overwrite the newer attempt.
- * Returns the ids that were written; the rest were stale.
+ * Answers with one `FinishAnswer` row: which outcomes were written; the rest were stale.
  *
  * The guard is the lease token alone: a token is set by the claim and cleared by every statement that
  * takes a job out of RUNNING (this one, the lease rescue), so `lease_token = token` implies RUNNING
@@ -46,7 +47,7 @@ export function jobFinishMany(t: SqlTables, rows: FinishRow[]): Statement {
   const delay = (r: FinishRow) => (r.delay_ms === undefined || r.delay_ms === null ? null : Math.round(r.delay_ms));
   return {
     name: `job_finish_${t.key}`,
-    text: `
+    text: answeredOnce(`
 UPDATE ${t.jobs} j SET
   status = o.status,
   result = CASE WHEN o.status = 'COMPLETED' THEN o.result ELSE j.result END,
@@ -63,9 +64,8 @@ UPDATE ${t.jobs} j SET
   updated_at = now(),
   version = j.version + 1
 FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::jsonb[], $7::bigint[], $8::int[], $9::int[])
-  AS o(id, token, status, result, error, entry, delay_ms, refund, snoozed)
-WHERE j.id = ANY($1::uuid[]) AND j.id = o.id AND j.lease_token = o.token
-RETURNING j.id`,
+  WITH ORDINALITY AS o(id, token, status, result, error, entry, delay_ms, refund, snoozed, n)
+WHERE j.id = ANY($1::uuid[]) AND j.id = o.id AND j.lease_token = o.token`),
     values: [
       uuidArray(rows.map((r) => r.id)),
       uuidArray(rows.map((r) => r.token)),

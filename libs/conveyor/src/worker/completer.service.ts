@@ -4,6 +4,7 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { isConnectionError } from '../database/connection-errors';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { WorkerConnection } from '../database/worker-connection.service';
+import { FinishAnswer, writtenAt } from '../sql/finish-answer';
 import { FinishRow, jobFinishMany } from '../sql/job-finish-many.sql';
 import { run } from '../sql/statement';
 import { ConveyorEvents } from '../events/conveyor-events.service';
@@ -135,9 +136,9 @@ export class Completer {
   }
 
   private async write(batch: Pending[]): Promise<void> {
-    const { rows } = await run<{ id: string }>(this.connection.runner, jobFinishMany(this.db.tables, batch.map((p) => p.row)));
-    const written = new Set(rows.map((r) => r.id));
-    for (const p of batch) p.done(written.has(p.row.id));
+    const { rows } = await run<FinishAnswer>(this.connection.runner, jobFinishMany(this.db.tables, batch.map((p) => p.row)));
+    const written = writtenAt(rows[0]);
+    for (let i = 0; i < batch.length; i++) batch[i].done(written(i));
   }
 
   private async writeAlone(p: Pending): Promise<void> {
