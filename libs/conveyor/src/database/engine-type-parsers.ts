@@ -6,12 +6,12 @@ const TIMESTAMPTZ_OID = 1184;
 const INT8_OID = 20;
 
 /**
- * Type parsers for the engine's own statements: pg's defaults, except a hand-written parser for
- * `timestamptz` (and none for `bigint`, whose text pg's parser returns unchanged). A claimed job carries several timestamps, and pg's general parser (a regular
- * expression per value) was the largest single cost of a claim on the Node side. This one reads the
- * fixed ISO layout PostgreSQL sends (`2026-11-23 14:10:00.123456+00`, any whole-hour, minute or second
- * offset) digit by digit and hands everything else (BC dates, infinity, years before 1000) to pg's parser,
- * so the result is always the same Date.
+ * Type parsers for the engine's own statements: pg's defaults, except none for `bigint` (pg's returns the
+ * text it was given) and a hand-written parser for `timestamptz`. A claimed job carries several
+ * timestamps, and pg's general parser (a regular expression per value) was the largest single cost of a
+ * claim on the Node side. This one reads the fixed ISO layout PostgreSQL sends (`2026-11-23
+ * 14:10:00.123456+00`, any whole-hour, minute or second offset) digit by digit and hands everything else
+ * (BC dates, infinity, years before 1000) to pg's parser, so the result is always the same Date.
  */
 export const ENGINE_TYPE_PARSERS = {
   getTypeParser(oid: number, format?: 'text' | 'binary'): unknown {
