@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { ConveyorDatabase, JobStatus, WorkerConnection } from '@conveyor/core';
 import { CLAIM_PLANNER_OPTIONS } from '../../libs/conveyor/src/database/worker-connection.service';
 import { quoteLiteral } from '../../libs/conveyor/src/database/quote';
-import { claimNonce, jobClaimByVersion, jobClaimSkipLocked, jobFinishMany, Statement } from '../../libs/conveyor/src/sql';
+import { ClaimStamp, claimNonce, jobClaimByVersion, jobClaimSkipLocked, jobFinishMany, Statement } from '../../libs/conveyor/src/sql';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 
@@ -36,6 +36,8 @@ describe('claim plan', () => {
   });
 
   const filter = { types: ['PLAN_TEST'], excludedQueues: [], onlyQueues: null, limit: 100 };
+  /** What a claim by worker 'w' stamps on its rows. */
+  const stamp = (): ClaimStamp => ({ workerId: 'w', leaseMs: 30_000, token: claimNonce() });
 
   /**
    * The plan the worker connection keeps for a statement. Its statements are prepared and planned once per
@@ -58,8 +60,8 @@ describe('claim plan', () => {
   }
 
   it.each([
-    ['skip-locked claim', () => jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, { workerId: 'w', leaseMs: 30_000, token: claimNonce() })],
-    ['optimistic claim', () => jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, { workerId: 'w', leaseMs: 30_000, token: claimNonce() })],
+    ['skip-locked claim', () => jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, stamp())],
+    ['optimistic claim', () => jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, stamp())],
   ])('the %s walks the claim index, with no sort, bitmap or sequential scan', async (_name, statement) => {
     const nodes = await keptPlan(statement());
     expect(nodes.map((n) => n['Node Type'])).not.toEqual(expect.arrayContaining(['Sort']));
@@ -68,13 +70,13 @@ describe('claim plan', () => {
   });
 
   it('the optimistic claim locks and updates the rows it read by tuple id, not through the primary key', async () => {
-    const nodes = await keptPlan(jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, { workerId: 'w', leaseMs: 30_000, token: claimNonce() }, 200));
+    const nodes = await keptPlan(jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, stamp(), 200));
     expect(nodes.filter((n) => n['Node Type'] === 'Tid Scan')).toHaveLength(2);
     expect(nodes.filter((n) => n['Index Name'] === 'conveyor_jobs_pkey')).toEqual([]);
   });
 
   it('the skip-locked claim updates the rows it locked by tuple id, not through the primary key', async () => {
-    const nodes = await keptPlan(jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, { workerId: 'w', leaseMs: 30_000, token: claimNonce() }));
+    const nodes = await keptPlan(jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, stamp()));
     expect(nodes.filter((n) => n['Node Type'] === 'Tid Scan')).toHaveLength(1);
     expect(nodes.filter((n) => n['Index Name'] === 'conveyor_jobs_pkey')).toEqual([]);
   });

@@ -160,9 +160,7 @@ export class ConveyorDatabase {
 
 /** A pg query config with the engine's type parsers; `name` makes it a prepared statement. */
 function queryConfig(text: string, values: unknown[] | undefined, name: string | undefined, rowMode: RowMode | undefined): QueryConfig {
-  const config: QueryConfig & { rowMode?: RowMode } = { name, text, values: values as unknown[], types: ENGINE_TYPE_PARSERS as QueryConfig['types'] };
-  if (rowMode) config.rowMode = rowMode;
-  return config;
+  return { name, text, values: values as unknown[], rowMode, types: ENGINE_TYPE_PARSERS as QueryConfig['types'] } as QueryConfig;
 }
 
 function shortHash(text: string): string {
