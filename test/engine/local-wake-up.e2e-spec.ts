@@ -58,7 +58,8 @@ describe('wake-up by this instance’s own inserts', () => {
   it('claims once per insert although it hears of each twice (its result and its NOTIFY)', async () => {
     const poller = listening.app.get(JobPoller);
     const submitAndRun = async (i: number) => {
-      const job = await listening.jobs.enqueue('TEST_RECORD', { i });
+      // Scheduled, so the insert announces itself (one due now would be quiet: quiet-own-inserts.e2e-spec).
+      const job = await listening.jobs.enqueue('TEST_RECORD', { i }, { delayMs: 60 });
       await completedWithin(listening.jobs, job.id, 3_000);
       // Both halves of the pair have arrived: nothing is left waiting for its partner.
       await waitFor(() => poller.ownInserts.unmatched === 0, { message: 'the insert and its NOTIFY to be paired' });

@@ -14,11 +14,12 @@ import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { MigrationRunner } from './migrations/migration-runner.service';
 import { MigratorService } from './migrations/migrator.service';
+import { LocalPickup } from './scheduler/local-pickup.service';
 import { SchedulerPollerModule } from './scheduler/scheduler.module';
 import { WorkerModule } from './worker/worker.module';
 import { WorkerOrchestrator } from './worker/worker-orchestrator.service';
 
-const core = [ConveyorDatabase, WorkerConnection, ConveyorEvents, MigratorService];
+const core = [ConveyorDatabase, WorkerConnection, ConveyorEvents, LocalPickup, MigratorService];
 
 /** The engine's parts, imported and handed on to the app as they are. */
 const engineModules = [

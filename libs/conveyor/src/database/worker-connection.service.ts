@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
 import { ConveyorDatabase } from './conveyor-database.service';
-import { SqlRunner } from './sql-runner.interface';
+import { RowMode, SqlRunner } from './sql-runner.interface';
 
 /**
  * Planner settings of the worker connection. The claim must walk the partial claim index in
@@ -48,9 +48,21 @@ export class WorkerConnection implements OnApplicationShutdown {
   private client: Client | null = null;
   private connecting: Promise<Client> | null = null;
 
+  /**
+   * Statements reach the connection in the order of the calls to `query`: on an open connection a statement is
+   * sent within the call, so one sent right after it is run after it (LocalPickup's claim behind its insert).
+   */
   readonly runner: SqlRunner = {
-    query: async (text, values, name, rowMode) => this.db.queryOn(await this.connected(), text, values, name, rowMode),
+    query: <R>(text: string, values?: unknown[], name?: string, rowMode?: RowMode) => {
+      this.inFlight++;
+      const answer = this.client
+        ? this.db.queryOn<R>(this.client, text, values, name, rowMode)
+        : this.connected().then((client) => this.db.queryOn<R>(client, text, values, name, rowMode));
+      return answer.finally(() => this.inFlight--);
+    },
   };
+  /** Statements sent and not answered yet. */
+  private inFlight = 0;
 
   constructor(private readonly db: ConveyorDatabase) {}
 
@@ -60,6 +72,11 @@ export class WorkerConnection implements OnApplicationShutdown {
     this.connecting = null;
     // In pipeline mode `end` lets the statements already sent finish first.
     await client?.end().catch(() => undefined);
+  }
+
+  /** Whether the connection is open with nothing in flight: a statement handed to `runner` is sent, and run, at once. */
+  get isIdle(): boolean {
+    return this.client !== null && this.inFlight === 0;
   }
 
   private connected(): Promise<Client> {

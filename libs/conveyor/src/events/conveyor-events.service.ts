@@ -15,7 +15,8 @@ export interface ConveyorEventMap {
   submitted: [jobs: Job[]];
   /**
    * An insert this instance ran on its own pool has committed: local workers may claim its jobs without
-   * waiting for the NOTIFY it also sent (one per statement; not for inserts in a caller's transaction).
+   * waiting for the NOTIFY it also sent (one per statement; not for inserts in a caller's transaction, nor for
+   * quiet ones, which send no NOTIFY and have their claim sent right behind them: LocalPickup).
    */
   inserted: [insert: CommittedInsert];
   /** A claim statement returned. */

@@ -55,7 +55,8 @@ const MAX_ROUNDS = 5;
  * simply inserted again, so the answer is always a job that exists and a key is never left unserved.
  * Without conflicts this is exactly one statement; each kind of conflict adds one read.
  */
-export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<InsertedJobs> {
+export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet = false): Promise<InsertedJobs> {
+  // Until its statement is on the runner, nothing here may wait: LocalPickup sends a claim right behind it.
   const answers: JobRow[] = new Array<JobRow>(rows.length);
   const created: JobRow[] = [];
   const committed: CommittedInsert[] = [];
@@ -66,7 +67,7 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
       throw new JobStateConflictError(MESSAGES.uniqueKeyContention(row.idempotency_key ?? row.unique_key ?? ''));
     }
     const batch = pending.map((i) => rows[i]);
-    const { rows: inserted, committed: statement } = await insertRows(runner, t, batch);
+    const { rows: inserted, committed: statement } = await insertRows(runner, t, batch, quiet);
     created.push(...inserted.values());
     if (statement) committed.push(statement);
     // Every row inserted (always so without keys): nothing to look up.
@@ -92,9 +93,12 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
   return { answers, created, committed };
 }
 
-/** Inserts `rows` with one statement: the stored rows of those inserted, and whether it committed on its own. */
-export async function insertRows(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<InsertedRows> {
-  const { columns, committedOn } = await insertStatement(runner, t, rows);
+/**
+ * Inserts `rows` with one statement: the stored rows of those inserted, and whether it committed on its own.
+ * `quiet` (only for a runner whose statements commit on their own) makes it a quiet insert: sql/quiet-insert.ts.
+ */
+export async function insertRows(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet = false): Promise<InsertedRows> {
+  const { columns, committedOn } = await insertStatement(runner, t, rows, quiet);
   const inserted = new Map<string, JobRow>();
   let earliestRunAt = Infinity;
   for (let i = 0; i < rows.length; i++) {
@@ -113,13 +117,13 @@ interface InsertAnswer extends Pick<SqlResult<unknown>, 'committedOn'> {
 }
 
 /** Runs the insert that suits `rows`: a keyless batch answers with one row, anything else with a row per job. */
-async function insertStatement(runner: SqlRunner, t: SqlTables, rows: NewJobRow[]): Promise<InsertAnswer> {
+async function insertStatement(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet: boolean): Promise<InsertAnswer> {
   if (rows.length > 1 && !rows.some(hasKeys)) {
-    const result = await run<InsertedBatch>(runner, jobInsertBatch(t, rows));
+    const result = await run<InsertedBatch>(runner, jobInsertBatch(t, rows, quiet));
     return { columns: unpackInsertedBatch(rows, result.rows[0]), committedOn: result.committedOn };
   }
   // Rows with keys may be skipped, and RETURNING keeps no order: matched to the request by id.
-  const result = await run<InsertedJobColumns>(runner, jobInsertMany(t, rows));
+  const result = await run<InsertedJobColumns>(runner, jobInsertMany(t, rows, quiet));
   const byId = new Map<string, InsertedJobColumns>();
   for (const c of result.rows) byId.set(c.id, c);
   return { columns: rows.map((r) => byId.get(r.id)), committedOn: result.committedOn };

@@ -12,6 +12,7 @@ import {
   UniqueKeyConflictError,
 } from '../errors/job-request.errors';
 import { ConveyorEvents } from '../events/conveyor-events.service';
+import { LocalPickup } from '../scheduler/local-pickup.service';
 import {
   jobCancel,
   jobDeleteFinished,
@@ -26,7 +27,7 @@ import {
   run,
 } from '../sql';
 import { Job } from './job.entity';
-import { CommittedInsert, insertJobs } from './insert-jobs';
+import { CommittedInsert, InsertedJobs, insertJobs } from './insert-jobs';
 import { isJobId } from './job-id';
 import { EnqueueOptions, JobRequest, SubmitResult } from './job-request.interface';
 import { JobRow, mapJobRow } from './job-row.mapper';
@@ -50,6 +51,7 @@ export class JobsService {
     private readonly validator: JobRequestValidator,
     private readonly events: ConveyorEvents,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+    private readonly pickup: LocalPickup,
   ) {}
 
   /**
@@ -74,7 +76,7 @@ export class JobsService {
   /** One submission (REST or code): 201-style `created: true`, or the earlier job for a repeated key. */
   async submit(input: unknown, runner: SqlRunner = this.db.pool): Promise<SubmitResult<Job>> {
     const row = this.validator.toRow(input);
-    const { answers, created, committed } = await insertJobs(runner, this.db.tables, [row]);
+    const { answers, created, committed } = await this.insert([row], runner);
     this.announce(committed);
     const job = mapJobRow(answers[0]);
     // One row: what was created, if anything, is the answer.
@@ -122,7 +124,7 @@ export class JobsService {
       ? await insertJobs(callerRunner, this.db.tables, rows)
       : rows.some(hasKeys)
         ? await this.db.transaction((tx) => insertJobs(tx, this.db.tables, rows))
-        : await insertJobs(this.db.pool, this.db.tables, rows);
+        : await this.insert(rows, this.db.pool);
     this.announce(committed);
     // Most answers are the created rows themselves: map each stored row once.
     const mapped = new Map<JobRow, Job>();
@@ -130,6 +132,18 @@ export class JobsService {
     const jobs = answers.map(jobOf);
     if (created.length > 0) this.events.emit('submitted', created.map(jobOf));
     return jobs;
+  }
+
+  /**
+   * Inserts rows on `runner`. Rows without keys that this instance's workers would take at once, submitted outside
+   * a caller's transaction, go in as a quiet insert with the claim right behind it (LocalPickup).
+   */
+  private insert(rows: NewJobRow[], runner: SqlRunner): Promise<InsertedJobs> {
+    if (runner === this.db.pool && !rows.some(hasKeys)) {
+      const quiet = this.pickup.quietly(rows, (worker) => insertJobs(worker, this.db.tables, rows, true));
+      if (quiet) return quiet;
+    }
+    return insertJobs(runner, this.db.tables, rows);
   }
 
   /** Tells this instance's workers about committed inserts first, before the rest of the call's work. */

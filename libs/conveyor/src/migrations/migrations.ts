@@ -4,6 +4,7 @@ import { uniqueKeysAndSchedulesMigration } from './0003-unique-keys-and-schedule
 import { timeOrderedIdsMigration } from './0004-time-ordered-ids.migration';
 import { pageByIdMigration } from './0005-page-by-id.migration';
 import { pausedQueuesIndexMigration } from './0006-paused-queues-index.migration';
+import { quietOwnInsertsMigration } from './0007-quiet-own-inserts.migration';
 import { Migration } from './migration.interface';
 
 /** Every migration, in order. Append only: an applied migration is never edited. */
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   timeOrderedIdsMigration,
   pageByIdMigration,
   pausedQueuesIndexMigration,
+  quietOwnInsertsMigration,
 ];

@@ -6,8 +6,11 @@ import { ClaimStrategy } from '../claiming/claim-strategy.interface';
 import { isConnectionError } from '../database/connection-errors';
 import { ConveyorEvents } from '../events/conveyor-events.service';
 import { CommittedInsert } from '../jobs/insert-jobs';
+import { NewJobRow } from '../sql/job-insert-many.sql';
 import { WorkerPool } from '../worker/worker-pool.service';
+import { LocalPickup, LocalTaker } from './local-pickup.service';
 import { OwnInsertNotices } from './own-insert-notices';
+import { UnclaimedOwnInserts } from './unclaimed-own-inserts';
 
 /** Due times closer than this are treated as due now (clock skew between this host and the database). */
 const CLOCK_SLACK_MS = 20;
@@ -16,9 +19,10 @@ const CLOCK_SLACK_MS = 20;
  * The producer: claims jobs into the worker pool.
  *
  * It is woken (1) by a NOTIFY from the insert trigger, or sooner by this instance's own committed insert
- * (the pair wakes it once: OwnInsertNotices), (2) by a timer armed for the earliest future run_at it has
- * heard of, (3) when the pool has drained its buffer after a full claim (more work is likely waiting),
- * and (4) by the fallback interval registered in @nestjs/schedule's SchedulerRegistry.
+ * (the pair wakes it once: OwnInsertNotices), or, for a submission of its own it can take at once, right as
+ * the insert is sent (LocalPickup), (2) by a timer armed for the earliest future run_at it has heard of,
+ * (3) when the pool has drained its buffer after a full claim (more work is likely waiting), and (4) by the
+ * fallback interval registered in @nestjs/schedule's SchedulerRegistry.
  * Wake-ups that arrive while a claim is in flight are folded into one more round, so a burst of
  * notifications costs one query, not one each. Each round asks for exactly the pool's free room and
  * goes again at once when it got all it asked for.
@@ -29,7 +33,7 @@ const CLOCK_SLACK_MS = 20;
  * most one query per poll interval, and unannounced work waits at most one interval longer.
  */
 @Injectable()
-export class JobPoller {
+export class JobPoller implements LocalTaker {
   private readonly logger = new Logger('Conveyor:Poller');
   private running = false;
   private fetching = false;
@@ -47,6 +51,9 @@ export class JobPoller {
   private lastErrorMessage: string | null = null;
   /** This instance's inserts and their notifications, paired so each insert wakes the poller once. */
   readonly ownInserts = new OwnInsertNotices();
+  /** Jobs of this instance's quiet inserts not claimed yet. */
+  private readonly unclaimed = new UnclaimedOwnInserts();
+  private detachPickup: (() => void) | null = null;
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -54,6 +61,7 @@ export class JobPoller {
     private readonly schedulerRegistry: SchedulerRegistry,
     private readonly pool: WorkerPool,
     private readonly events: ConveyorEvents,
+    private readonly pickup: LocalPickup,
   ) {}
 
   /** When a claim last succeeded (health: the poller is alive). */
@@ -82,6 +90,7 @@ export class JobPoller {
       this.events.on('requeued', (at) => this.wakeAt(at)),
       this.events.on('inserted', (insert) => this.onInsertCommitted(insert)),
     ];
+    this.detachPickup = this.pickup.attach(this);
     return this.fetchLoop();
   }
 
@@ -91,6 +100,9 @@ export class JobPoller {
     if (this.schedulerRegistry.doesExist('interval', POLL_INTERVAL_NAME)) this.schedulerRegistry.deleteInterval(POLL_INTERVAL_NAME);
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
+    this.detachPickup?.();
+    this.detachPickup = null;
+    this.announceUnclaimed();
     if (this.dueTimer) clearTimeout(this.dueTimer);
     this.dueTimer = null;
   }
@@ -116,6 +128,32 @@ export class JobPoller {
   /** This instance's insert committed: claim its jobs now (or arm the timer) rather than after its NOTIFY. */
   private onInsertCommitted({ backendPid, earliestRunAt }: CommittedInsert): void {
     if (this.ownInserts.insertCommitted(backendPid, earliestRunAt, Date.now())) this.wakeAt(earliestRunAt);
+  }
+
+  /**
+   * LocalTaker: whether a claim now would take all of `rows` — every one due now, of a type run here, and room
+   * for them beside the quiet jobs not claimed yet (queue and type caps aside: what a cap holds back is announced).
+   */
+  canTakeAtOnce(rows: readonly NewJobRow[]): boolean {
+    if (!this.running) return false;
+    for (const row of rows) if (row.run_at !== null || (row.delay_ms !== null && row.delay_ms > 0)) return false;
+    return this.pool.runsAtOnce(rows, this.unclaimed.count);
+  }
+
+  /** LocalTaker: a quiet insert is on the worker connection; the next claim, sent behind it, is to take its jobs. */
+  take(ids: string[]): void {
+    if (!this.running) {
+      void this.pickup.announce();
+      return;
+    }
+    this.unclaimed.add(ids);
+    this.moreLikely = true;
+    this.wake();
+  }
+
+  /** Quiet jobs no claim will come for now (no room, a failed claim, shutdown) are announced to the others. */
+  private announceUnclaimed(): void {
+    if (this.unclaimed.clear()) void this.pickup.announce();
   }
 
   /**
@@ -164,14 +202,17 @@ export class JobPoller {
         const filter = this.pool.claimRequest();
         if (!filter) {
           this.lastPoll = new Date();
+          this.announceUnclaimed();
           break;
         }
+        const claimNo = this.unclaimed.claimStarting();
         const jobs = await this.strategy.claim(filter, this.options.workerId, this.options.leaseMs);
         this.lastPoll = new Date();
         this.lastClaimAt = this.lastPoll.getTime();
         this.lastErrorMessage = null;
         this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
         this.pool.accept(jobs);
+        if (this.unclaimed.claimed(claimNo, jobs)) void this.pickup.announce();
         full = jobs.length === filter.limit;
         // A full claim means more is probably waiting, and so does a capped claim (a slot freeing up in a
         // capped queue or type can take more) or a short optimistic one (it may have lost races). Otherwise
@@ -181,6 +222,7 @@ export class JobPoller {
           full || this.pool.claimWasCapped || (jobs.length > 0 && this.strategy.shortClaimsMayLeaveWork);
       } while (this.running && (this.again || (full && this.pool.freeCapacity() > 0)));
     } catch (err) {
+      this.announceUnclaimed();
       this.lastErrorMessage = (err as Error).message;
       if (isConnectionError(err)) this.logger.warn(`Claim failed, database unavailable: ${(err as Error).message}`);
       else this.logger.error(`Claim failed: ${(err as Error).stack ?? String(err)}`);

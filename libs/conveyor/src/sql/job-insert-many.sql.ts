@@ -1,3 +1,4 @@
+import { QUIET_CONDITION } from './quiet-insert';
 import { SqlTables, Statement } from './statement';
 
 /** One row to insert; `delayMs` is applied with the database clock so instances never disagree. */
@@ -46,26 +47,28 @@ export function hasKeys(row: NewJobRow): boolean {
  * the clause at all; without one, each row would still pay for a speculative insertion into every unique
  * index, so rows without keys (the hot path) are inserted by a statement without it.
  */
-export function jobInsertMany(t: SqlTables, rows: NewJobRow[]): Statement {
+export function jobInsertMany(t: SqlTables, rows: NewJobRow[], quiet = false): Statement {
   const keyed = rows.some(hasKeys);
   const conflict = keyed ? '\nON CONFLICT DO NOTHING' : '';
+  const variant = `${keyed ? 'keyed' : 'plain'}${quiet ? '_quiet' : ''}_${t.key}`;
   // One row (every POST /jobs) binds its fields directly: no JSON document to parse, no ordering to keep.
   if (rows.length === 1) {
     const r = rows[0];
     return {
-      name: `job_insert_one_${keyed ? 'keyed' : 'plain'}_${t.key}`,
+      name: `job_insert_one_${variant}`,
       text: `${insertSelect(t)}
 FROM (VALUES ($1::uuid, $2::text, $3::text, $4::jsonb, $5::int, $6::timestamptz, $7::bigint, $8::int, $9::text, $10::text,
-     $11::text)) AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk)${conflict}
+     $11::text)) AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk)${quietly(quiet)}${conflict}
 RETURNING id, seq, status, run_at, created_at`,
       values: [r.id, r.queue, r.type, JSON.stringify(r.payload) ?? null, r.priority, r.run_at, r.delay_ms, r.max_attempts,
         r.idempotency_key, r.idempotency_hash, r.unique_key],
     };
   }
   return {
-    name: `job_insert_${keyed ? 'keyed' : 'plain'}_${t.key}`,
+    name: `job_insert_${variant}`,
     text: `${insertSelect(t)}
-${FROM_DOCUMENT}${conflict}
+${FROM_DOCUMENT}${quietly(quiet)}
+${IN_REQUEST_ORDER}${conflict}
 RETURNING id, seq, status, run_at, created_at`,
     values: [rowsDocument(rows)],
   };
@@ -90,12 +93,13 @@ export interface InsertedBatch {
  * Inserts a batch of rows without keys with one statement, answering with one `InsertedBatch` row (read it
  * with `unpackInsertedBatch`). Rows are inserted in request order, so `seq` numbers them in that order.
  */
-export function jobInsertBatch(t: SqlTables, rows: NewJobRow[]): Statement {
+export function jobInsertBatch(t: SqlTables, rows: NewJobRow[], quiet = false): Statement {
   return {
-    name: `job_insert_batch_${t.key}`,
+    name: `job_insert_batch${quiet ? '_quiet' : ''}_${t.key}`,
     text: `
 WITH inserted AS (${insertSelect(t)}
-${FROM_DOCUMENT}
+${FROM_DOCUMENT}${quietly(quiet)}
+${IN_REQUEST_ORDER}
 RETURNING id, seq, status, run_at)
 SELECT now() AS now, string_agg(seq::text, ',' ORDER BY id) AS seqs,
        json_agg(json_build_array(id, status, floor(extract(epoch FROM run_at) * 1000)::bigint))
@@ -148,8 +152,13 @@ function seqsById(rows: NewJobRow[], seqs: string[]): Map<string, string> {
  */
 const FROM_DOCUMENT = `FROM ROWS FROM (json_to_recordset($1::json) AS (i uuid, q text, t text, p jsonb, pr int, ra timestamptz, d bigint,
      ma int, ik text, ih text, uk text))
-     WITH ORDINALITY AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk, ord)
-ORDER BY r.ord`;
+     WITH ORDINALITY AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk, ord)`;
+const IN_REQUEST_ORDER = 'ORDER BY r.ord';
+
+/** The WHERE clause of a quiet insert (its trigger sends no NOTIFY: sql/quiet-insert.ts), or nothing. */
+function quietly(quiet: boolean): string {
+  return quiet ? `\nWHERE ${QUIET_CONDITION}` : '';
+}
 
 function rowsDocument(rows: NewJobRow[]): string {
   // Appending makes a rope that is flattened once when sent; map + join built an array of strings first.

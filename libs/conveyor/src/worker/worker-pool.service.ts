@@ -84,6 +84,16 @@ export class WorkerPool {
     return Math.max(0, this.options.concurrency + this.options.prefetch - this.running - this.buffer.length);
   }
 
+  /**
+   * Whether a claim made now would have room for `rows` besides `reserved` more jobs, and run every one of them
+   * here (a registered handler, not an external type). Queue and type caps are not checked.
+   */
+  runsAtOnce(rows: readonly { type: string }[], reserved: number): boolean {
+    if (rows.length + reserved > Math.min(this.freeCapacity(), this.options.claimBatchSize)) return false;
+    for (const row of rows) if (!this.registry.get(row.type) || this.options.externalTypes.includes(row.type)) return false;
+    return true;
+  }
+
   /** True when a refill is worth a query: nothing buffered beyond half the prefetch. */
   wantsRefill(): boolean {
     return this.freeCapacity() > 0 && this.buffer.length <= this.options.prefetch / 2;
