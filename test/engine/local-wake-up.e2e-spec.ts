@@ -55,6 +55,14 @@ describe('wake-up by this instance’s own inserts', () => {
     await expectScheduledJobRunsWhenDue(unheard.jobs);
   });
 
+  it('runs a job due in a few milliseconds when it is due, not at the next poll', async () => {
+    // Due within the poller's clock slack: its first claim can come before run_at, and must not be the only one.
+    for (let i = 0; i < 3; i++) {
+      const job = await unheard.jobs.enqueue('TEST_RECORD', {}, { delayMs: 15 });
+      await completedWithin(unheard.jobs, job.id, 3_000);
+    }
+  });
+
   it('claims once per insert although it hears of each twice (its result and its NOTIFY)', async () => {
     const poller = listening.app.get(JobPoller);
     const submitAndRun = async (i: number) => {

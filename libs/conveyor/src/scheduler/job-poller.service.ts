@@ -158,15 +158,17 @@ export class JobPoller implements LocalTaker {
 
   /**
    * Claim now if `at` has come, else arm a timer for it (keeping the earliest). `at` comes from the
-   * database clock; anything due within CLOCK_SLACK_MS counts as due now, so a database clock slightly
-   * ahead of this host does not turn an immediate job into a timer.
+   * database clock; anything due within CLOCK_SLACK_MS is claimed now, so a database clock slightly
+   * ahead of this host does not turn an immediate job into a timer. One that has not come by this host's
+   * clock gets the timer as well: if the clocks agree, the claim sent now runs before `at` and finds nothing
+   * (a job submitted with a delay of a few milliseconds then waited for the fallback poll).
    */
   wakeAt(at: number): void {
     const delay = at - Date.now();
     if (delay <= CLOCK_SLACK_MS) {
       this.moreLikely = true;
       this.wake();
-      return;
+      if (delay <= 0) return;
     }
     if (at >= this.dueAt || !this.running) return;
     if (this.dueTimer) clearTimeout(this.dueTimer);
