@@ -140,12 +140,11 @@ export class JobPoller implements LocalTaker {
     return this.pool.runsAtOnce(rows, this.unclaimed.count);
   }
 
-  /** LocalTaker: a quiet insert is on the worker connection; the next claim, sent behind it, is to take its jobs. */
+  /**
+   * LocalTaker: a quiet insert is on the worker connection; the next claim, sent behind it, is to take its jobs.
+   * Called in the same tick as `canTakeAtOnce` answered yes, so the poller is running.
+   */
   take(ids: string[]): void {
-    if (!this.running) {
-      void this.pickup.announce();
-      return;
-    }
     this.unclaimed.add(ids);
     this.moreLikely = true;
     this.wake();

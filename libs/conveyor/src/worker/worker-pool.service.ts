@@ -89,9 +89,19 @@ export class WorkerPool {
    * here (a registered handler, not an external type). Queue and type caps are not checked.
    */
   runsAtOnce(rows: readonly { type: string }[], reserved: number): boolean {
-    if (rows.length + reserved > Math.min(this.freeCapacity(), this.options.claimBatchSize)) return false;
-    for (const row of rows) if (!this.registry.get(row.type) || this.options.externalTypes.includes(row.type)) return false;
+    if (rows.length + reserved > this.claimRoom()) return false;
+    for (const row of rows) if (!this.registry.has(row.type) || !this.runsHere(row.type)) return false;
     return true;
+  }
+
+  /** How many jobs the next claim may take: the free room, at most one claim batch. */
+  private claimRoom(): number {
+    return Math.min(this.freeCapacity(), this.options.claimBatchSize);
+  }
+
+  /** Types declared external are left to HTTP workers even when a handler for them is registered here. */
+  private runsHere(type: string): boolean {
+    return !this.options.externalTypes.includes(type);
   }
 
   /** True when a refill is worth a query: nothing buffered beyond half the prefetch. */
@@ -101,11 +111,10 @@ export class WorkerPool {
 
   /** The claim to make now, or null when there is no room or nothing this worker can run. */
   claimRequest(): ClaimFilter | null {
-    const free = Math.min(this.freeCapacity(), this.options.claimBatchSize);
+    const free = this.claimRoom();
     if (free === 0) return null;
     const load = this.loadByGroup();
-    // Types declared external are left to HTTP workers even when a handler for them is registered here.
-    const local = this.registry.all().filter((h) => !this.options.externalTypes.includes(h.type));
+    const local = this.registry.all().filter((h) => this.runsHere(h.type));
     const types = local.filter((h) => h.concurrency === null || (load.types.get(h.type) ?? 0) < h.concurrency).map((h) => h.type);
     if (types.length === 0) return null;
     const excludedQueues = Object.entries(this.options.queueConcurrency)
