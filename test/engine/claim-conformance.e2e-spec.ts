@@ -163,6 +163,7 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
       expect(row.started_at).not.toBeNull();
       // What the strategy hands the worker is what is stored.
       expect(j).toMatchObject({ status: JobStatus.RUNNING, attempts: 1, lockedBy: 'conformance', version: row.version });
+      expect([j.seq, j.priority, j.maxAttempts, j.snoozes, j.queue, j.type]).toEqual([String(row.seq), row.priority, row.max_attempts, row.snoozes, row.queue, row.type]);
       expect([j.runAt, j.createdAt, j.startedAt]).toEqual([row.run_at, row.created_at, row.started_at]);
       expect(j.createdAt).not.toEqual(j.runAt);
     }

@@ -1,7 +1,19 @@
 import { JobEntity } from './job.entity';
 import { JobStatus } from './job-status';
 import { mapClaimedJobRow, mapJobRow } from './job-row.mapper';
-import { CLAIMED_COLUMN } from '../sql/statement';
+import { CLAIMED_COLUMN, CLAIMED_COUNTERS } from '../sql/statement';
+
+/** A value as PostgreSQL's text output writes it (timestamps in ISO form with an offset). */
+function pgText(value: unknown): string {
+  return value instanceof Date ? value.toISOString().replace('T', ' ').replace('Z', '+00') : String(value);
+}
+
+/** The row a claim returns for these column values (see CLAIMED_JOB_COLUMNS), as pg hands it over. */
+function claimedRow(values: Record<string, unknown>): unknown[] {
+  return Object.keys(CLAIMED_COLUMN).map((c) =>
+    c === 'counters' ? CLAIMED_COUNTERS.map((n) => pgText(values[n])).join(',') : values[c],
+  );
+}
 
 const row = {
   id: '01a20ca7-c21d-7000-9761-bb6187be99d2',
@@ -68,7 +80,7 @@ describe('mapJobRow', () => {
   it('fills in what a claim set: running under the worker, the lease from started_at', () => {
     const startedAt = new Date('2026-11-24T08:00:01Z');
     const claimed: Record<string, unknown> = { ...row, attempts: 1, started_at: startedAt };
-    const job = mapClaimedJobRow(Object.keys(CLAIMED_COLUMN).map((c) => claimed[c]), { workerId: 'w1', leaseMs: 30_000, token: 'tok' });
+    const job = mapClaimedJobRow(claimedRow(claimed), { workerId: 'w1', leaseMs: 30_000, token: 'tok' });
     expect(job).toMatchObject({
       id: row.id,
       seq: '7',
@@ -94,7 +106,7 @@ describe('mapJobRow', () => {
 
   it('takes created_at from run_at when the claim left it out (the two were equal)', () => {
     const claimed: Record<string, unknown> = { ...row, created_at: null, started_at: new Date() };
-    const job = mapClaimedJobRow(Object.keys(CLAIMED_COLUMN).map((c) => claimed[c]), { workerId: 'w1', leaseMs: 30_000, token: 'tok' });
+    const job = mapClaimedJobRow(claimedRow(claimed), { workerId: 'w1', leaseMs: 30_000, token: 'tok' });
     expect(job.createdAt).toEqual(row.run_at);
     expect(job.createdAt).not.toBe(job.runAt);
   });

@@ -1,7 +1,8 @@
 import { Job, JobEntity } from './job.entity';
 import { JobStatus } from './job-status';
 import { ClaimStamp } from '../sql/claim-set';
-import { CLAIMED_COLUMN as C, ClaimedJobRow } from '../sql/statement';
+import { CLAIMED_COLUMN as C, COUNTER, ClaimedJobRow } from '../sql/statement';
+import { parseTimestamptz } from '../database/engine-type-parsers';
 
 /** Raw row as returned by the engine's SQL (snake_case columns). */
 export type JobRow = Record<string, unknown>;
@@ -52,18 +53,19 @@ export function mapJobRow<P = unknown, R = unknown>(row: JobRow): Job<P, R> {
  */
 export function mapClaimedJobRow<P = unknown>(row: ClaimedJobRow, stamp: ClaimStamp): Job<P> {
   const job = new JobEntity<P>();
-  const startedAt = row[C.started_at] as Date;
+  const counters = (row[C.counters] as string).split(',');
+  const startedAt = parseTimestamptz(counters[COUNTER.started_at]);
   job.id = row[C.id] as string;
-  job.seq = String(row[C.seq]);
+  job.seq = counters[COUNTER.seq];
   job.queue = row[C.queue] as string;
   job.type = row[C.type] as string;
   job.payload = row[C.payload] as P;
   job.status = JobStatus.RUNNING;
-  job.priority = row[C.priority] as number;
-  job.runAt = row[C.run_at] as Date;
-  job.attempts = row[C.attempts] as number;
-  job.maxAttempts = row[C.max_attempts] as number;
-  job.snoozes = row[C.snoozes] as number;
+  job.priority = Number(counters[COUNTER.priority]);
+  job.runAt = parseTimestamptz(counters[COUNTER.run_at]);
+  job.attempts = Number(counters[COUNTER.attempts]);
+  job.maxAttempts = Number(counters[COUNTER.max_attempts]);
+  job.snoozes = Number(counters[COUNTER.snoozes]);
   job.lastError = (row[C.last_error] as string | null) ?? null;
   job.result = null;
   job.errors = [];
@@ -72,7 +74,7 @@ export function mapClaimedJobRow<P = unknown>(row: ClaimedJobRow, stamp: ClaimSt
   job.lockedBy = stamp.workerId;
   job.lockedUntil = new Date(startedAt.getTime() + stamp.leaseMs);
   job.leaseToken = stamp.token;
-  job.version = row[C.version] as number;
+  job.version = Number(counters[COUNTER.version]);
   // Null when it equals run_at (see CLAIMED_JOB_COLUMNS).
   job.createdAt = (row[C.created_at] as Date | null) ?? new Date(job.runAt.getTime());
   job.updatedAt = startedAt;

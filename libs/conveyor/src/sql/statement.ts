@@ -48,25 +48,35 @@ export function jobColumns(alias: string): string {
  * Claims come back as arrays (`rowMode: 'array'`), read by these positions: pg then skips building an object
  * per row (a copy of a 16-key template and a keyed store per column), which was the largest single cost of a
  * claim on the Node side.
+ *
+ * The numbers and timestamps travel as one text column, `counters` (see CLAIMED_COUNTERS): pg decodes every
+ * column of every row into a string with a call into Node's C++ (`utf8Slice`) before any type parser runs, and
+ * with sixteen columns that per-column cost was the largest part of reading a claim. Splitting one string in
+ * JavaScript is cheaper: measured on 100-row answers, 5.8-7.8 -> 3.7-5.0 µs of Node CPU per row, for 0.13-0.17
+ * µs more of PostgreSQL's (it formats the same values, then joins them).
  */
 export const CLAIMED_COLUMN = {
   id: 0,
-  seq: 1,
-  queue: 2,
-  type: 3,
-  payload: 4,
-  priority: 5,
-  run_at: 6,
-  attempts: 7,
-  max_attempts: 8,
-  snoozes: 9,
-  last_error: 10,
-  idempotency_key: 11,
-  unique_key: 12,
-  version: 13,
-  created_at: 14,
-  started_at: 15,
+  queue: 1,
+  type: 2,
+  payload: 3,
+  counters: 4,
+  last_error: 5,
+  idempotency_key: 6,
+  unique_key: 7,
+  created_at: 8,
 } as const;
+
+/**
+ * What the `counters` column joins, in order, with commas: columns that are never null (`concat_ws` would drop a
+ * null and shift the rest) and whose text never holds a comma — integers and timestamps in PostgreSQL's ISO form.
+ */
+export const CLAIMED_COUNTERS = ['seq', 'priority', 'attempts', 'max_attempts', 'snoozes', 'version', 'run_at', 'started_at'] as const;
+
+/** Where each counter is in the split `counters` text. */
+export const COUNTER = Object.fromEntries(CLAIMED_COUNTERS.map((name, i) => [name, i])) as {
+  readonly [K in (typeof CLAIMED_COUNTERS)[number]]: number;
+};
 
 /** How many columns `CLAIMED_JOB_COLUMNS` gives; a statement's own extra columns follow them. */
 export const CLAIMED_COLUMN_COUNT = Object.keys(CLAIMED_COLUMN).length;
@@ -81,6 +91,10 @@ export type ClaimedJobRow = unknown[];
  */
 export function CLAIMED_JOB_COLUMNS(alias: string): string {
   return Object.keys(CLAIMED_COLUMN)
-    .map((c) => (c === 'created_at' ? `NULLIF(${alias}.created_at, ${alias}.run_at) AS created_at` : `${alias}.${c}`))
+    .map((c) => {
+      if (c === 'counters') return `concat_ws(',', ${CLAIMED_COUNTERS.map((n) => `${alias}.${n}`).join(', ')}) AS counters`;
+      if (c === 'created_at') return `NULLIF(${alias}.created_at, ${alias}.run_at) AS created_at`;
+      return `${alias}.${c}`;
+    })
     .join(', ');
 }
