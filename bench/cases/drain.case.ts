@@ -1,3 +1,4 @@
+import { checkpointBeforeMeasuring } from '../database/checkpoint';
 import { CaseMeters, per1k } from '../measure/case-meters';
 import { Countdown } from '../measure/countdown';
 import { createBenchQueue } from '../shared/create-bench-queue';
@@ -20,6 +21,7 @@ export function drainCase(concurrency: number, options: { backlog?: boolean } = 
     try {
       await queue.setup();
       if (options.backlog) await queue.insertBacklog(backlog);
+      await checkpointBeforeMeasuring(spec.url);
       await queue.enqueueMany(jobs, chunk);
 
       const started = new Countdown(jobs, 'handlers started');

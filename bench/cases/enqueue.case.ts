@@ -1,3 +1,4 @@
+import { checkpointBeforeMeasuring } from '../database/checkpoint';
 import { CaseMeters, per1k } from '../measure/case-meters';
 import { createBenchQueue } from '../shared/create-bench-queue';
 import { warmUp, warmUpSchema } from '../shared/warm-up';
@@ -16,6 +17,7 @@ export const enqueueCase: CaseRunner = async (spec) => {
   const queue = createBenchQueue(spec.variant, spec.url, spec.schema, spec.appName);
   try {
     await queue.setup();
+    await checkpointBeforeMeasuring(spec.url);
     const meters = new CaseMeters(spec);
     await meters.start();
     const t0 = performance.now();

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { checkpointBeforeMeasuring } from '../database/checkpoint';
 import { per1k } from '../measure/case-meters';
 import { PostgresCpuMeter } from '../measure/postgres-cpu-meter';
 import { BenchChild } from '../processes/bench-child';
@@ -39,6 +40,7 @@ export const httpCase: CaseRunner = async (spec) => {
         duration,
       });
     await load(WARM_UP_SECONDS);
+    await checkpointBeforeMeasuring(spec.url);
 
     const pg = new PostgresCpuMeter(spec.pgCpu, spec.url);
     await pg.start();

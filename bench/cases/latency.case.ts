@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { checkpointBeforeMeasuring } from '../database/checkpoint';
 import { CaseMeters, per1k } from '../measure/case-meters';
 import { Countdown } from '../measure/countdown';
 import { percentile } from '../measure/stats';
@@ -27,6 +28,7 @@ export const latencyCase: CaseRunner = async (spec) => {
   const started = new Countdown(total, 'handlers started');
   try {
     await queue.setup();
+    await checkpointBeforeMeasuring(spec.url);
     await queue.prepareWorker(engineDefaultSettings(), {
       onStart: (_id, payload) => {
         startedAt.set((payload as LatencyPayload).i, performance.now());

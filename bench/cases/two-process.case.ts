@@ -1,3 +1,4 @@
+import { checkpointBeforeMeasuring } from '../database/checkpoint';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { per1k } from '../measure/case-meters';
 import { StalledError } from '../measure/countdown';
@@ -27,6 +28,7 @@ export const twoProcessCase: CaseRunner = async (spec) => {
   const producer = createBenchQueue(spec.variant, spec.url, spec.schema, spec.appName);
   try {
     await producer.setup();
+    await checkpointBeforeMeasuring(spec.url);
     await producer.enqueueMany(jobs, chunk);
   } finally {
     await producer.close();
