@@ -1,5 +1,5 @@
-import { checkpointBeforeMeasuring } from '../database/checkpoint';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { checkpointBeforeMeasuring } from '../database/checkpoint';
 import { per1k } from '../measure/case-meters';
 import { StalledError } from '../measure/countdown';
 import { PostgresCpuMeter } from '../measure/postgres-cpu-meter';
