@@ -78,6 +78,60 @@ describe('GET /jobs and GET /jobs/:id', () => {
     });
   });
 
+  describe('a RUNNING job answers without its lease token', () => {
+    /** A job held by some worker under a lease token, as a claim leaves it. */
+    const running = async (request: Record<string, unknown>) => {
+      const created = await t.api().post('/jobs').send(request).expect(201);
+      const { rows } = await t.sql.query<{ lease_token: string }>(
+        `UPDATE ${t.jobsTable} SET status = 'RUNNING', attempts = 1, locked_by = 'other-worker', locked_until = now() + interval '1 hour',
+           lease_token = gen_random_uuid(), started_at = now() WHERE id = $1 RETURNING lease_token`,
+        [created.body.id],
+      );
+      return { id: created.body.id as string, token: rows[0].lease_token };
+    };
+    /** The job's fields carry no token: not under its name, and not its value anywhere in the answer. */
+    const expectNoToken = (res: { text: string }, job: object, token: string) => {
+      expect(Object.keys(job)).not.toContain('leaseToken');
+      expect(res.text).not.toContain(token);
+    };
+
+    it('from GET /jobs/:id and GET /jobs', async () => {
+      const { id, token } = await running({ type: 'TEST_RECORD', payload: { held: 1 }, queue: 'held' });
+      const one = await t.api().get(`/jobs/${id}`).expect(200);
+      expect(one.body).toMatchObject({ id, status: JobStatus.RUNNING, lockedBy: 'other-worker' });
+      expectNoToken(one, one.body, token);
+
+      const page = await t.api().get('/jobs').query({ queue: 'held', status: 'RUNNING' }).expect(200);
+      expect(page.body.items.map((j: ListedJob) => j.id)).toEqual([id]);
+      for (const item of page.body.items) expectNoToken(page, item, token);
+    });
+
+    it('from a submission answered with it: a repeated idempotency key, alone or in a batch, and a held unique key', async () => {
+      const request = { type: 'TEST_RECORD', payload: { held: 2 }, queue: 'held', idempotencyKey: 'held-idem' };
+      const { id, token } = await running(request);
+      const again = await t.api().post('/jobs').send(request).expect(200);
+      expect(again.body).toMatchObject({ id, status: JobStatus.RUNNING });
+      expectNoToken(again, again.body, token);
+      const batch = await t.api().post('/jobs/batch').send({ jobs: [request] }).expect(201);
+      expect(batch.body.jobs.map((j: ListedJob) => j.id)).toEqual([id]);
+      expectNoToken(batch, batch.body.jobs[0], token);
+
+      const unique = await running({ type: 'TEST_RECORD', payload: { held: 3 }, queue: 'held', uniqueKey: 'held-unique' });
+      const holder = await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: { held: 4 }, uniqueKey: 'held-unique' }).expect(200);
+      expect(holder.body).toMatchObject({ id: unique.id, status: JobStatus.RUNNING });
+      expectNoToken(holder, holder.body, unique.token);
+    });
+
+    it('nor do the answers of submit, cancel and retry name the field', async () => {
+      const created = await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: {}, queue: 'held' }).expect(201);
+      expect(Object.keys(created.body)).not.toContain('leaseToken');
+      const cancelled = await t.api().post(`/jobs/${created.body.id}/cancel`).expect(200);
+      expect(Object.keys(cancelled.body)).not.toContain('leaseToken');
+      const retried = await t.api().post(`/jobs/${created.body.id}/retry`).expect(200);
+      expect(Object.keys(retried.body)).not.toContain('leaseToken');
+    });
+  });
+
   describe('GET /jobs', () => {
     it('pages through 25 jobs ten at a time: every job exactly once, newest first', async () => {
       const pages = await allPages({ queue: 'pages', limit: 10 });

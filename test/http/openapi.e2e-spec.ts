@@ -1,19 +1,40 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { ClaimedJob, Job } from '@conveyor/client';
 import { API_DOCS_PATH, API_ROLES, ApiRole, DASHBOARD_PATH } from '@conveyor/core';
 import { servedRoutes, toOpenApiPath } from '../support/served-routes';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';
 
+interface Schema {
+  $ref?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+}
 interface Operation {
   operationId: string;
   security?: Array<Record<string, string[]>>;
-  responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }> }>;
+  responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
   'x-required-role'?: ApiRole;
 }
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes?: Record<string, { type: string; scheme?: string }>; schemas: Record<string, unknown> };
+  components: { securitySchemes?: Record<string, { type: string; scheme?: string }>; schemas: Record<string, Schema> };
 }
+
+/** The fields of the client's `Job` and `ClaimedJob`, each once: the compiler refuses a missing or an extra one. */
+const CLIENT_JOB_FIELDS = Object.keys({
+  id: true, seq: true, queue: true, type: true, payload: true, status: true, priority: true, runAt: true, attempts: true,
+  maxAttempts: true, snoozes: true, lastError: true, result: true, errors: true, idempotencyKey: true, uniqueKey: true,
+  lockedBy: true, lockedUntil: true, version: true, createdAt: true, updatedAt: true, startedAt: true, finishedAt: true,
+} satisfies Record<keyof Job, true>);
+const CLIENT_CLAIMED_JOB_FIELDS = Object.keys({
+  id: true, queue: true, type: true, payload: true, priority: true, attempts: true, maxAttempts: true, runAt: true,
+  createdAt: true, leaseToken: true, lockedUntil: true,
+} satisfies Record<keyof ClaimedJob, true>);
 
 const KEYS = Object.fromEntries(API_ROLES.map((role) => [role, `${role}-${randomBytes(16).toString('hex')}`])) as Record<ApiRole, string>;
 
@@ -71,6 +92,46 @@ describe('OpenAPI document', () => {
     // Sanity: the enumeration sees the routes every build has.
     expect(served).toEqual(expect.arrayContaining(['POST /jobs', 'GET /jobs/{id}', 'GET /queues', 'GET /health/ready']));
     expect([...new Set(documented)].sort()).toEqual([...new Set(served)].sort());
+  });
+
+  describe('job shapes', () => {
+    const schema = (name: string) => doc.components.schemas[name];
+    /** Every property name a schema reaches, through references, arrays and compositions. */
+    const reachedFields = (s: Schema | undefined, seen = new Set<string>()): string[] => {
+      if (!s) return [];
+      if (s.$ref) {
+        if (seen.has(s.$ref)) return [];
+        seen.add(s.$ref);
+        return reachedFields(schema(s.$ref.replace('#/components/schemas/', '')), seen);
+      }
+      const nested = [...Object.values(s.properties ?? {}), s.items, ...(s.allOf ?? []), ...(s.oneOf ?? []), ...(s.anyOf ?? [])];
+      return [...Object.keys(s.properties ?? {}), ...nested.flatMap((n) => reachedFields(n, seen))];
+    };
+
+    it("a job is documented with the client's Job fields, without the lease token; a claimed job with ClaimedJob's, token included", () => {
+      expect(Object.keys(schema('JobDto').properties!).sort()).toEqual([...CLIENT_JOB_FIELDS].sort());
+      expect(CLIENT_JOB_FIELDS).not.toContain('leaseToken');
+      expect(Object.keys(schema('ClaimedJobResponse').properties!).sort()).toEqual([...CLIENT_CLAIMED_JOB_FIELDS].sort());
+      expect(schema('ClaimedJobResponse').required).toContain('leaseToken');
+    });
+
+    it('the claim is the only answer that documents a lease token', () => {
+      const withToken = operations()
+        .filter(({ op }) =>
+          Object.entries(op.responses)
+            .filter(([status]) => /^2\d\d$/.test(status))
+            .some(([, r]) => Object.values(r.content ?? {}).some((c) => reachedFields(c.schema).includes('leaseToken'))),
+        )
+        .map(({ method, path }) => `${method} ${path}`);
+      expect(withToken).toEqual(['POST /queues/{queue}/claim']);
+    });
+
+    it('a job answer has exactly the documented fields', async () => {
+      const auth = { Authorization: `Bearer ${KEYS.admin}` };
+      const created = await t.api().post('/jobs').set(auth).send({ type: 'TEST_RECORD', payload: { shape: true } }).expect(201);
+      const read = await t.api().get(`/jobs/${created.body.id}`).set(auth).expect(200);
+      for (const job of [created.body, read.body]) expect(Object.keys(job).sort()).toEqual(Object.keys(schema('JobDto').properties!).sort());
+    });
   });
 
   it('every operation documents a 2xx answer, and protected ones their 401, 429 and (above the weakest role) 403', () => {

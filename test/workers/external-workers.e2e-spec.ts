@@ -104,6 +104,28 @@ describe('external workers over HTTP', () => {
     });
   });
 
+  describe('the lease token', () => {
+    it('comes only with the claim: reading the RUNNING job shows no token, and the claimed one still reports the outcome', async () => {
+      const id = await enqueue('EXT_A', 'token-once');
+      const [job] = await claimed('token-once', { workerId: 'ext-1', leaseMs: 30_000 });
+      expect(job.leaseToken).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await t.row(id)).toMatchObject({ status: 'RUNNING', lease_token: job.leaseToken });
+
+      const one = await t.api().get(`/jobs/${id}`).expect(200);
+      expect(one.body).toMatchObject({ id, status: 'RUNNING', lockedBy: 'ext-1' });
+      const page = await t.api().get('/jobs').query({ queue: 'token-once' }).expect(200);
+      expect(page.body.items.map((j: { id: string }) => j.id)).toEqual([id]);
+      for (const [res, shown] of [[one, one.body], [page, page.body.items[0]]] as const) {
+        expect(Object.keys(shown)).not.toContain('leaseToken');
+        expect(res.text).not.toContain(job.leaseToken);
+      }
+
+      await t.api().post(`/jobs/${id}/heartbeat`).send({ leaseToken: job.leaseToken }).expect(200);
+      await t.api().post(`/jobs/${id}/complete`).send({ leaseToken: job.leaseToken, result: { ok: true } }).expect(200);
+      expect(await t.row(id)).toMatchObject({ status: 'COMPLETED', result: { ok: true }, lease_token: null });
+    });
+  });
+
   describe('heartbeat', () => {
     it('extends locked_until from now by leaseMs', async () => {
       const id = await enqueue('EXT_A', 'beat');

@@ -29,7 +29,7 @@ export interface JobErrorEntry {
   retryAt?: string;
 }
 
-/** A job as the API returns it. */
+/** A job as the API returns it. It has no lease token: only a claim hands one out (see ClaimedJob). */
 export interface Job<P = unknown, R = unknown> {
   id: string;
   seq: string;
@@ -46,8 +46,13 @@ export interface Job<P = unknown, R = unknown> {
   result: R | null;
   errors: JobErrorEntry[];
   idempotencyKey: string | null;
+  /** At most one waiting or running job per (type, uniqueKey). */
+  uniqueKey: string | null;
+  /** The worker holding the job while RUNNING. */
   lockedBy: string | null;
   lockedUntil: string | null;
+  /** Bumped by every change of the job. */
+  version: number;
   createdAt: string;
   updatedAt: string;
   startedAt: string | null;

@@ -14,11 +14,11 @@ import {
 import type { Response } from 'express';
 import { JobValidationError } from '../errors/job-request.errors';
 import { BulkRetryResult, BulkRetryService } from '../jobs/bulk-retry.service';
-import { Job } from '../jobs/job.entity';
 import { JobStatus } from '../jobs/job-status';
-import { JobPage, JobsService } from '../jobs/jobs.service';
+import { JobsService } from '../jobs/jobs.service';
 import { SubmitJobDto } from '../jobs/submit-job.dto';
 import { JobIdPipe } from './job-id.pipe';
+import { JobView, toJobView } from './job-view';
 import { ListJobsQuery } from './list-jobs.query';
 import { ApiAccess, ApiErrors, BulkRetryResultDto, JobBatchDto, JobDto, JobPageDto } from './openapi';
 import { MAX_BULK_RETRY, RetryJobsBody } from './retry-jobs.body';
@@ -28,7 +28,10 @@ const DEFAULT_PAGE = 50;
 
 const JOB_ID = ApiParam({ name: 'id', format: 'uuid', description: 'The job id.' });
 
-/** Submitting, reading and steering jobs over REST. Producers submit and read; steering needs admin. */
+/**
+ * Submitting, reading and steering jobs over REST. Producers submit and read; steering needs admin. Every
+ * job in an answer goes through toJobView, which leaves out the lease token of a RUNNING job.
+ */
 @ApiTags('jobs')
 @ApiExtraModels(SubmitJobDto)
 @Controller('jobs')
@@ -54,11 +57,11 @@ export class JobsController {
     @Body() body: unknown,
     @Headers('idempotency-key') headerKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<Job> {
+  ): Promise<JobView> {
     const input = withHeaderKey(body, headerKey);
     const { job, created } = await this.jobs.submit(input);
     res.status(created ? 201 : 200);
-    return job;
+    return toJobView(job);
   }
 
   /** All or nothing: 201 with every job, in request order. */
@@ -68,7 +71,7 @@ export class JobsController {
   @ApiBody({ schema: { type: 'object', required: ['jobs'], properties: { jobs: { type: 'array', items: { $ref: getSchemaPath(SubmitJobDto) } } } } })
   @ApiCreatedResponse({ type: JobBatchDto, description: 'Every job, in request order (earlier jobs for repeated idempotency keys).' })
   @ApiErrors({ 400: 'Invalid batch: `details` names `jobs[i].field`.', 409: 'An idempotency key was used for a different request.', 413: true, 503: true })
-  async submitBatch(@Body() body: unknown): Promise<{ jobs: Job[] }> {
+  async submitBatch(@Body() body: unknown): Promise<{ jobs: JobView[] }> {
     if (body === null || typeof body !== 'object' || Array.isArray(body) || !('jobs' in body)) {
       throw new JobValidationError('Invalid batch', [{ field: 'jobs', problems: ['is required: { "jobs": [ ... ] }'] }]);
     }
@@ -76,7 +79,8 @@ export class JobsController {
     if (extra.length > 0) {
       throw new JobValidationError('Invalid batch', extra.map((field) => ({ field, problems: ['is not a known field'] })));
     }
-    return { jobs: await this.jobs.submitBatch((body as { jobs: unknown }).jobs) };
+    const jobs = await this.jobs.submitBatch((body as { jobs: unknown }).jobs);
+    return { jobs: jobs.map(toJobView) };
   }
 
   /** Bulk retry: one bounded statement; the caller repeats while `retried` equals the limit. */
@@ -102,8 +106,9 @@ export class JobsController {
   @ApiOperation({ summary: 'List jobs', description: 'Newest first, keyset-paginated: pass `nextCursor` as `cursor` for the next page.' })
   @ApiOkResponse({ type: JobPageDto })
   @ApiErrors({ 400: 'A bad filter or cursor.', 503: true })
-  list(@Query(conveyorValidationPipe()) query: ListJobsQuery): Promise<JobPage> {
-    return this.jobs.list({ ...query, limit: query.limit ?? DEFAULT_PAGE });
+  async list(@Query(conveyorValidationPipe()) query: ListJobsQuery): Promise<{ items: JobView[]; nextCursor: string | null }> {
+    const page = await this.jobs.list({ ...query, limit: query.limit ?? DEFAULT_PAGE });
+    return { items: page.items.map(toJobView), nextCursor: page.nextCursor };
   }
 
   @Get(':id')
@@ -112,8 +117,8 @@ export class JobsController {
   @JOB_ID
   @ApiOkResponse({ type: JobDto })
   @ApiErrors({ 400: 'The id is not a UUID.', 404: true, 503: true })
-  get(@Param('id', JobIdPipe) id: string): Promise<Job> {
-    return this.jobs.get(id);
+  async get(@Param('id', JobIdPipe) id: string): Promise<JobView> {
+    return toJobView(await this.jobs.get(id));
   }
 
   @Post(':id/cancel')
@@ -123,8 +128,8 @@ export class JobsController {
   @JOB_ID
   @ApiOkResponse({ type: JobDto, description: 'The cancelled job.' })
   @ApiErrors({ 400: 'The id is not a UUID.', 404: true, 409: 'The job is RUNNING or finished.', 503: true })
-  cancel(@Param('id', JobIdPipe) id: string): Promise<Job> {
-    return this.jobs.cancel(id);
+  async cancel(@Param('id', JobIdPipe) id: string): Promise<JobView> {
+    return toJobView(await this.jobs.cancel(id));
   }
 
   @Post(':id/retry')
@@ -134,8 +139,8 @@ export class JobsController {
   @JOB_ID
   @ApiOkResponse({ type: JobDto, description: 'The job, PENDING again.' })
   @ApiErrors({ 400: 'The id is not a UUID.', 404: true, 409: 'The job is neither DEAD nor CANCELLED, or a newer waiting or running job holds its unique key.', 503: true })
-  retry(@Param('id', JobIdPipe) id: string): Promise<Job> {
-    return this.jobs.retry(id);
+  async retry(@Param('id', JobIdPipe) id: string): Promise<JobView> {
+    return toJobView(await this.jobs.retry(id));
   }
 
   /** Purges a finished job (COMPLETED, DEAD or CANCELLED): 204; 409 while it is waiting or running. */

@@ -79,7 +79,7 @@ export class JobEntity<P = unknown, R = unknown> {
   @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
   lockedUntil: Date | null;
 
-  /** Fencing token of the current claim: every write-back must present it. */
+  /** Fencing token of the current claim: every write-back must present it. The REST API hands it out only in a claim's answer. */
   @Column({ name: 'lease_token', type: 'uuid', nullable: true })
   leaseToken: string | null;
 

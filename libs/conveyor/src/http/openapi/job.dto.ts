@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JobStatus } from '../../jobs/job-status';
+import { JobView } from '../job-view';
 
 /** One failed (or snoozed) attempt in a job's error history. */
 export class JobErrorEntryDto {
@@ -22,8 +23,11 @@ export class JobErrorEntryDto {
   kind: string;
 }
 
-/** A job as the API returns it (documentation of the `Job` shape). */
-export class JobDto {
+/**
+ * A job as the API returns it (documentation of the `JobView` shape). It has no lease token: only the
+ * claim's answer (ClaimedJobResponse) carries one, for the worker that made the claim.
+ */
+export class JobDto implements JobView {
   @ApiProperty({ format: 'uuid' })
   id: string;
 
@@ -77,9 +81,6 @@ export class JobDto {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'End of the current lease.' })
   lockedUntil: Date | null;
-
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Fencing token of the current claim.' })
-  leaseToken: string | null;
 
   @ApiProperty({ description: 'Bumped by every change of the row.' })
   version: number;
