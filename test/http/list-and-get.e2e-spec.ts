@@ -196,6 +196,10 @@ describe('GET /jobs and GET /jobs/:id', () => {
       expect((await list({ key: 'page_0' })).items).toEqual([]);
     });
 
+    it('reads a limit of decimal digits, leading zeros included', async () => {
+      expect((await list({ queue: 'pages', limit: '016' })).items).toHaveLength(16);
+    });
+
     it('defaults to 50 per page', async () => {
       for (let i = 0; i < 30; i++) await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: {}, queue: 'many' }).expect(201);
       const page = await list({});
@@ -210,6 +214,15 @@ describe('GET /jobs and GET /jobs/:id', () => {
       ['limit above 500', { limit: '501' }, ['limit']],
       ['a limit that is not a number', { limit: 'ten' }, ['limit']],
       ['a fractional limit', { limit: '2.5' }, ['limit']],
+      // Number() reads each of these as 16 (or 10); the API takes plain decimal digits only.
+      ['a hexadecimal limit', { limit: '0x10' }, ['limit']],
+      ['a binary limit', { limit: '0b10000' }, ['limit']],
+      ['a limit with an exponent', { limit: '1e1' }, ['limit']],
+      ['a limit with a leading space', { limit: ' 16' }, ['limit']],
+      ['a limit with a trailing space', { limit: '16 ' }, ['limit']],
+      ['a limit with a plus sign', { limit: '+16' }, ['limit']],
+      ['a limit with a decimal point', { limit: '16.0' }, ['limit']],
+      ['an empty limit', { limit: '' }, ['limit']],
       ['a cursor this API did not issue', { cursor: 'not-a-cursor' }, ['cursor']],
       ['a cursor of another shape', { cursor: Buffer.from('id:42').toString('base64url') }, ['cursor']],
       ['an unknown query parameter', { sort: 'asc' }, ['sort']],

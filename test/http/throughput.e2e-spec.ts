@@ -78,6 +78,13 @@ describe('GET /queues/throughput', () => {
     }
   });
 
+  it('400 naming minutes when it is not plain decimal digits, though Number() would read it', async () => {
+    for (const bad of ['0x10', '0o20', '1e1', '%2016', '16%20', '%2B16', '16.0', '']) {
+      expectErrorBody(await t.api().get(`/queues/throughput?minutes=${bad}`), 400, ['minutes']);
+    }
+    expect(((await t.api().get('/queues/throughput?minutes=016').expect(200)).body as Report).minutes).toBe(16);
+  });
+
   it('reads finished jobs through the partial indexes, not by scanning the table', async () => {
     const stmt = jobThroughputByMinute(t.db.tables, 15);
     const client = await t.sql.connect();

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsEnum, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsEnum, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { JobStatus } from '../jobs/job-status';
 import { JobFilterFields } from './job-filter.fields';
+import { QueryInt } from './query-int.decorator';
 
 /** Query of `GET /jobs`. */
 export class ListJobsQuery extends JobFilterFields {
@@ -13,8 +13,7 @@ export class ListJobsQuery extends JobFilterFields {
 
   @ApiPropertyOptional({ description: 'Jobs per page.', minimum: 1, maximum: 500, default: 50 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @QueryInt()
   @Min(1)
   @Max(500)
   limit?: number;

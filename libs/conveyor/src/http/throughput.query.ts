@@ -1,13 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional, Max, Min } from 'class-validator';
+import { QueryInt } from './query-int.decorator';
 
 /** Query of `GET /queues/throughput`. */
 export class ThroughputQuery {
   @ApiPropertyOptional({ description: 'Length of the window in minutes, the current one included.', minimum: 1, maximum: 1440, default: 15 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @QueryInt()
   @Min(1)
   @Max(1440)
   minutes?: number;
