@@ -1,5 +1,6 @@
 import { IsInt, IsOptional, IsString, Length } from 'class-validator';
 import fc from 'fast-check';
+import { isUtf8 } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import request from 'supertest';
 import { Job, JobHandler, JobHandlerHost } from '@conveyor/core';
@@ -263,6 +264,9 @@ function describeAnswer(res: request.Response): string {
 }
 
 /** A 4xx in the standard shape; a 400 also names the fields at fault. */
+/** Sends a Buffer body byte for byte (superagent would turn it into the JSON of a Buffer object). */
+const asIs = (body: unknown) => body as string;
+
 function expectStandardError(res: request.Response): void {
   if (res.status < 400 || res.status >= 500) throw new Error(`expected a 4xx, got ${describeAnswer(res)}`);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -410,6 +414,23 @@ describe('REST API under hostile input', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it('a body that is not valid UTF-8 is a 400 saying so, whatever the bytes, and nothing is stored', async () => {
+    const before = (await t.sql.query(`SELECT count(*)::int AS n FROM ${t.jobsTable}`)).rows[0].n;
+    const notUtf8 = fc.uint8Array({ minLength: 1, maxLength: 40 }).filter((bytes) => !isUtf8(bytes));
+    await fc.assert(
+      fc.asyncProperty(notUtf8, fc.constantFrom('/jobs', '/jobs/batch'), async (bytes, path) => {
+        const job = Buffer.concat([Buffer.from(`{"type":"${FREE}","payload":{"s":"`), bytes, Buffer.from('"}}')]);
+        const body = path === '/jobs' ? job : Buffer.concat([Buffer.from('{"jobs":['), job, Buffer.from(']}')]);
+        const res = await request(t.app.getHttpServer()).post(path).set('Content-Type', 'application/json').serialize(asIs).send(body);
+        expectStandardError(res);
+        expect(res.status).toBe(400);
+        expect(res.body.details).toEqual([{ field: 'body', problems: ['is not valid UTF-8'] }]);
+      }),
+      { numRuns: RUNS },
+    );
+    expect((await t.sql.query(`SELECT count(*)::int AS n FROM ${t.jobsTable}`)).rows[0].n).toBe(before);
   });
 
   it('a body over the limit is a 413, and nothing is stored', async () => {

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { json } from 'express';
@@ -13,10 +15,13 @@ export interface HttpSettings {
   apiDocs?: boolean;
 }
 
+/** body-parser's `type` of the error {@link refuseInvalidUtf8} throws. */
+const INVALID_UTF8 = 'entity.utf8.invalid';
+
 /**
  * Security headers (helmet), body parsing with a size limit, and JSON errors for what fails before a
- * controller runs: a malformed URL path or malformed JSON is a 400, an oversized body a 413; and the API
- * documentation at /docs. Create the app with `{ bodyParser: false }`.
+ * controller runs: a malformed URL path, malformed JSON or a body that is not valid UTF-8 is a 400, an
+ * oversized body a 413; and the API documentation at /docs. Create the app with `{ bodyParser: false }`.
  */
 export function configureHttp(app: INestApplication, settings: HttpSettings): void {
   // First, so that every answer — a 413 from the body parser included — carries the headers. Helmet's default
@@ -34,11 +39,14 @@ export function configureHttp(app: INestApplication, settings: HttpSettings): vo
     }
     next();
   });
-  app.use(json({ limit: settings.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
+  app.use(json({ limit: settings.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'], verify: refuseInvalidUtf8 }));
   app.use((err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     if (err.type === 'entity.too.large') {
       return res.status(413).json(errorBody(413, `Request body is larger than ${settings.bodyLimitBytes} bytes`));
+    }
+    if (err.type === INVALID_UTF8) {
+      return res.status(400).json(errorBody(400, 'Invalid UTF-8 in request body', [{ field: 'body', problems: ['is not valid UTF-8'] }]));
     }
     if (err.type === 'entity.parse.failed') {
       return res.status(400).json(errorBody(400, 'Malformed JSON in request body', [{ field: 'body', problems: ['is not valid JSON'] }]));
@@ -47,4 +55,14 @@ export function configureHttp(app: INestApplication, settings: HttpSettings): vo
     return res.status(status).json(errorBody(status, err.message ?? 'Bad request'));
   });
   if (settings.apiDocs !== false) setupApiDocs(app);
+}
+
+/**
+ * body-parser's `verify` hook: a body in UTF-8 (JSON's default charset) must be valid UTF-8. Decoding it
+ * would turn every invalid byte into U+FFFD, and a job would store text its client never sent.
+ */
+function refuseInvalidUtf8(_req: IncomingMessage, _res: ServerResponse, body: Buffer, encoding: string): void {
+  if (encoding === 'utf-8' && !isUtf8(body)) {
+    throw Object.assign(new Error('Invalid UTF-8 in request body'), { status: 400, type: INVALID_UTF8 });
+  }
 }
