@@ -4,6 +4,7 @@ import { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { json } from 'express';
 import helmet from 'helmet';
+import { answerClientErrors } from './client-error.responder';
 import { errorBody } from './error-body';
 import { setupApiDocs } from './openapi/setup-api-docs';
 
@@ -21,9 +22,11 @@ const INVALID_UTF8 = 'entity.utf8.invalid';
 /**
  * Security headers (helmet), body parsing with a size limit, and JSON errors for what fails before a
  * controller runs: a malformed URL path, malformed JSON or a body that is not valid UTF-8 is a 400, an
- * oversized body a 413; and the API documentation at /docs. Create the app with `{ bodyParser: false }`.
+ * oversized body a 413, headers over Node's limit a 431 (see answerClientErrors); and the API
+ * documentation at /docs. Create the app with `{ bodyParser: false }`.
  */
 export function configureHttp(app: INestApplication, settings: HttpSettings): void {
+  answerClientErrors(app.getHttpServer());
   // First, so that every answer — a 413 from the body parser included — carries the headers. Helmet's default
   // CSP already lets the dashboard and the Swagger UI load their own script and style files; only
   // `upgrade-insecure-requests` goes: on a service reached over plain HTTP (an internal network, TLS ended at a
