@@ -3,9 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Client, ClientConfig, Pool, PoolClient, QueryConfig } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { CONVEYOR_DATA_SOURCE } from '../conveyor.constants';
-import { DatabaseUnavailableError } from '../errors/job-request.errors';
+import { DatabasePoolExhaustedError, DatabaseUnavailableError } from '../errors/job-request.errors';
 import { MESSAGES } from '../conveyor.messages';
 import { isConnectionError } from './connection-errors';
+import { followPoolCheckouts, isPoolExhausted } from './pool-checkouts';
 import { youngRows } from './young-rows';
 import { ENGINE_TYPE_PARSERS } from './engine-type-parsers';
 import { quoteIdent } from './quote';
@@ -44,6 +45,7 @@ export class ConveyorDatabase {
     this.migrationsTable = `${s}.conveyor_migrations`;
     this.channel = channelFor(this.schema);
     this.tables = { schema: s, jobs: this.jobsTable, queues: this.queuesTable, key: shortHash(this.schema) };
+    followPoolCheckouts(this.pgPool);
   }
 
   /** The pg pool TypeORM created. */
@@ -151,9 +153,13 @@ export class ConveyorDatabase {
     }
   }
 
-  /** Connection failures become {@link DatabaseUnavailableError}; anything else is rethrown as is. */
+  /**
+   * Connection failures become {@link DatabaseUnavailableError} (a {@link DatabasePoolExhaustedError} when
+   * every pooled connection is checked out); anything else is rethrown as is.
+   */
   translate(err: unknown): unknown {
     if (err instanceof DatabaseUnavailableError) return err;
+    if (isPoolExhausted(err, this.pgPool)) return new DatabasePoolExhaustedError(MESSAGES.databasePoolExhausted, { cause: err });
     return isConnectionError(err) ? new DatabaseUnavailableError(MESSAGES.databaseUnavailable, { cause: err }) : err;
   }
 }

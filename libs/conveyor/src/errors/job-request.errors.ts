@@ -68,3 +68,15 @@ export class DatabaseUnavailableError extends JobRequestError {
     this.name = 'DatabaseUnavailableError';
   }
 }
+
+/**
+ * Every connection of the pool stayed checked out for as long as a request may wait for one: the service is
+ * busy, the database may be fine. Still a DatabaseUnavailableError (a 503 with Retry-After; the engine's
+ * loops retry it), with a message that says which.
+ */
+export class DatabasePoolExhaustedError extends DatabaseUnavailableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabasePoolExhaustedError';
+  }
+}

@@ -34,9 +34,9 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
   }
 
   private toBody(exception: unknown): ErrorBody {
-    if (exception instanceof DatabaseUnavailableError || isConnectionError(exception)) {
-      return errorBody(503, MESSAGES.databaseUnavailable);
-    }
+    // Its message says which: the database cannot be reached, or the connection pool is exhausted.
+    if (exception instanceof DatabaseUnavailableError) return errorBody(503, exception.message);
+    if (isConnectionError(exception)) return errorBody(503, MESSAGES.databaseUnavailable);
     if (exception instanceof JobRequestError) {
       return errorBody(exception.status, exception.message, exception.details);
     }
