@@ -1,6 +1,7 @@
 import { JobStatus } from '../jobs/job-status';
 import { isPlainCompletion, jobCompleteMany } from './job-complete-many.sql';
 import { answeredOnce } from './finish-answer';
+import { lockedInIdOrder } from './locked-in-id-order';
 import { jsonOrNull, plainArray, sparseArray, uuidArray } from './sql-arrays';
 import { SqlTables, Statement } from './statement';
 
@@ -33,14 +34,16 @@ export interface FinishRow {
  * under that claim. Spelling out `status = 'RUNNING'` as well let the planner reach the rows through
  * the partial lease index, whose entries for jobs that already finished stay until vacuum: each write
  * then walked every job finished since the last vacuum (7 ms per 100 outcomes after 10,000 jobs, and
- * growing). `id = ANY($1)` gives it the primary key instead — 100 lookups, however big the table.
+ * growing). `id = ANY(…)` gives it the primary key instead — 100 lookups, however big the table.
+ * The rows are locked in id order before any changes (`lockedInIdOrder`), so this write cannot deadlock with a
+ * heartbeat or another outcome write over the same jobs, whatever plan each of them gets.
  * The outcomes travel as parallel arrays through `unnest` (a jsonb record set was sometimes re-scanned
  * once per updated row instead). Arrays are built here (see sql-arrays): ids and tokens in binary, statuses
  * as a literal, and a column that is null in every row (the result, error and history of plain completions)
  * as an empty array, which `unnest` pads with nulls.
  *
- * A batch of plain completions (the common case) goes out as `jobCompleteMany` instead: same guard and
- * effect, fewer inputs and expressions.
+ * A batch of plain completions (the common case) goes out as `jobCompleteMany` instead: same guard, lock
+ * order and effect, fewer inputs and expressions.
  */
 export function jobFinishMany(t: SqlTables, rows: FinishRow[]): Statement {
   if (rows.every(isPlainCompletion)) return jobCompleteMany(t, rows);
@@ -48,6 +51,7 @@ export function jobFinishMany(t: SqlTables, rows: FinishRow[]): Statement {
   return {
     name: `job_finish_${t.key}`,
     text: answeredOnce(`
+WITH ${lockedInIdOrder(t.jobs, '$1::uuid[]')}
 UPDATE ${t.jobs} j SET
   status = o.status,
   result = CASE WHEN o.status = 'COMPLETED' THEN o.result ELSE j.result END,
@@ -65,7 +69,7 @@ UPDATE ${t.jobs} j SET
   version = j.version + 1
 FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::jsonb[], $7::bigint[], $8::int[], $9::int[])
   WITH ORDINALITY AS o(id, token, status, result, error, entry, delay_ms, refund, snoozed, n)
-WHERE j.id = ANY($1::uuid[]) AND j.id = o.id AND j.lease_token = o.token`),
+WHERE j.id = ANY(ARRAY(SELECT id FROM locked)) AND j.id = o.id AND j.lease_token = o.token`),
     values: [
       uuidArray(rows.map((r) => r.id)),
       uuidArray(rows.map((r) => r.token)),
