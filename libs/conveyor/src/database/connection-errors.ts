@@ -1,4 +1,7 @@
+import { STATEMENT_DEADLINE_CODE } from './statement-deadline';
+
 const CONNECTION_CODES = new Set([
+  STATEMENT_DEADLINE_CODE, // a statement overran its deadline and its connection was abandoned
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

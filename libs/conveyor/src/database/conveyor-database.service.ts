@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client, ClientConfig, Pool, PoolClient, QueryConfig } from 'pg';
+import type { Client, ClientConfig, Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { CONVEYOR_DATA_SOURCE } from '../conveyor.constants';
 import { DatabasePoolExhaustedError, DatabaseUnavailableError } from '../errors/job-request.errors';
@@ -11,7 +11,9 @@ import { youngRows } from './young-rows';
 import { ENGINE_TYPE_PARSERS } from './engine-type-parsers';
 import { quoteIdent } from './quote';
 import { SqlTables } from '../sql/statement';
-import { RowMode, SqlResult, SqlRunner } from './sql-runner.interface';
+import { guardPooledClients, KEEPALIVE_IDLE_MS } from './pooled-client-guard';
+import { QueryOptions, SqlResult, SqlRunner, STATEMENT_DEADLINE_MS } from './sql-runner.interface';
+import { withinDeadline } from './statement-deadline';
 
 /**
  * The engine's handle on PostgreSQL. TypeORM owns the connection pool; the engine's own statements go
@@ -34,7 +36,7 @@ export class ConveyorDatabase {
   readonly tables: SqlTables;
 
   readonly pool: SqlRunner = {
-    query: <R>(text: string, values?: unknown[], name?: string, rowMode?: RowMode) => this.poolQuery<R>(text, values, name, rowMode),
+    query: <R>(text: string, values?: unknown[], options?: QueryOptions) => this.poolQuery<R>(text, values, options),
   };
 
   constructor(@Inject(CONVEYOR_DATA_SOURCE) readonly dataSource: DataSource) {
@@ -44,7 +46,8 @@ export class ConveyorDatabase {
     this.queuesTable = `${s}.conveyor_queues`;
     this.migrationsTable = `${s}.conveyor_migrations`;
     this.channel = channelFor(this.schema);
-    this.tables = { schema: s, jobs: this.jobsTable, queues: this.queuesTable, key: shortHash(this.schema) };
+    this.tables = { schema: s, jobs: this.jobsTable, queues: this.queuesTable, leadership: `${s}.conveyor_leadership`, key: shortHash(this.schema) };
+    guardPooledClients(this.pgPool);
     followPoolCheckouts(this.pgPool);
   }
 
@@ -69,6 +72,7 @@ export class ConveyorDatabase {
       ssl: o.ssl,
       connectionTimeoutMillis: (o.connectionTimeoutMillis as number | undefined) ?? 5000,
       keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
       application_name: `${(o.application_name as string | undefined) ?? 'conveyor'}:${role}`.slice(0, 63),
     };
   }
@@ -81,33 +85,31 @@ export class ConveyorDatabase {
     const queryRunner = manager?.queryRunner;
     if (!queryRunner) return this.pool;
     return {
-      query: async <R>(text: string, values?: unknown[], _name?: string, rowMode?: RowMode): Promise<SqlResult<R>> => {
+      query: async <R>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> => {
         const client = (await queryRunner.connect()) as PoolClient;
-        const res = await client.query(queryConfig(text, values, undefined, rowMode));
+        const res = await client.query(queryConfig(text, values, { rowMode: options?.rowMode }));
         return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
       },
     };
   }
 
-  /** Runs `work` in a transaction on one pooled connection. */
+  /** Runs `work` in a transaction on one pooled connection; each statement has its deadline. */
   async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
     const client = await this.connect();
+    let failure: Error | undefined;
+    const tx: SqlRunner = { query: <R>(text: string, values?: unknown[], options?: QueryOptions) => this.queryOn<R>(client, text, values, options) };
     try {
-      await client.query('BEGIN');
-      const tx: SqlRunner = {
-        query: async <R>(text: string, values?: unknown[], name?: string, rowMode?: RowMode) => {
-          const res = await client.query(queryConfig(text, values, name, rowMode));
-          return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
-        },
-      };
+      await tx.query('BEGIN');
       const result = await work(tx);
-      await client.query('COMMIT');
+      await tx.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      failure = err as Error;
+      await tx.query('ROLLBACK').catch(() => undefined);
       throw this.translate(err);
     } finally {
-      client.release();
+      // A connection whose statement failed may be broken (abandoned at its deadline, say): discard it.
+      client.release(failure);
     }
   }
 
@@ -123,11 +125,11 @@ export class ConveyorDatabase {
    * One statement on a pooled connection, as `Pool.query` runs it (a connection that failed a statement is
    * discarded, not reused), but with the connection in hand, so the result can say which backend committed it.
    */
-  private async poolQuery<R>(text: string, values?: unknown[], name?: string, rowMode?: RowMode): Promise<SqlResult<R>> {
+  private async poolQuery<R>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> {
     const client = await this.connect();
     let failure: Error | undefined;
     try {
-      const res = await this.queryOn<R>(client, text, values, name, rowMode);
+      const res = await this.queryOn<R>(client, text, values, options);
       return { ...res, committedOn: (client as PoolClient & { processID: number }).processID };
     } catch (err) {
       failure = err as Error;
@@ -137,17 +139,17 @@ export class ConveyorDatabase {
     }
   }
 
-  /** Runs one statement on `target` (the engine's pool, or a connection it owns) with the engine's type parsers. */
-  async queryOn<R>(
-    target: Pool | Client | PoolClient,
-    text: string,
-    values?: unknown[],
-    name?: string,
-    rowMode?: RowMode,
-  ): Promise<SqlResult<R>> {
+  /**
+   * Runs one statement on a connection the engine holds, with the engine's type parsers and the statement's
+   * deadline ({@link STATEMENT_DEADLINE_MS} unless it says otherwise): past it the connection is abandoned.
+   */
+  async queryOn<R>(client: Client | PoolClient, text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> {
     try {
-      const res = await (target as Pool).query(queryConfig(text, values, name, rowMode));
-      return { rows: youngRows(res.rows) as R[], rowCount: res.rowCount ?? 0 };
+      const answer = client.query(queryConfig(text, values, options));
+      const answered = await withinDeadline(client, answer, options?.deadlineMs ?? STATEMENT_DEADLINE_MS);
+      // Text with several statements (a migration) answers with one result each: the last one stands for all.
+      const res = (Array.isArray(answered) ? answered.at(-1) : answered) as QueryResult | undefined;
+      return { rows: youngRows(res?.rows ?? []) as R[], rowCount: res?.rowCount ?? 0 };
     } catch (err) {
       throw this.translate(err);
     }
@@ -165,7 +167,8 @@ export class ConveyorDatabase {
 }
 
 /** A pg query config with the engine's type parsers; `name` makes it a prepared statement. */
-function queryConfig(text: string, values: unknown[] | undefined, name: string | undefined, rowMode: RowMode | undefined): QueryConfig {
+function queryConfig(text: string, values: unknown[] | undefined, options: QueryOptions | undefined): QueryConfig {
+  const { name, rowMode } = options ?? {};
   return { name, text, values: values as unknown[], rowMode, types: ENGINE_TYPE_PARSERS as QueryConfig['types'] } as QueryConfig;
 }
 

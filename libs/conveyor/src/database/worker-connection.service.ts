@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
 import { ConveyorDatabase } from './conveyor-database.service';
-import { RowMode, SqlRunner } from './sql-runner.interface';
+import { QueryOptions, SqlRunner } from './sql-runner.interface';
 
 /**
  * Planner settings of the worker connection. The claim must walk the partial claim index in
@@ -40,7 +40,8 @@ export const CLAIM_PLANNER_OPTIONS =
  * Opened on first use, so an app that never claims (a producer) holds no worker connection. When the server
  * drops it (restart, pg_terminate_backend), the statements on it fail as connection errors — the poller claims
  * again at its next wake-up, the Completer keeps its outcomes and retries — and the next statement opens a new
- * connection.
+ * connection. A statement that goes unanswered past its deadline (a network that drops packets) has the
+ * connection abandoned, with the same effect.
  */
 @Injectable()
 export class WorkerConnection implements OnApplicationShutdown {
@@ -53,11 +54,11 @@ export class WorkerConnection implements OnApplicationShutdown {
    * sent within the call, so one sent right after it is run after it (LocalPickup's claim behind its insert).
    */
   readonly runner: SqlRunner = {
-    query: <R>(text: string, values?: unknown[], name?: string, rowMode?: RowMode) => {
+    query: <R>(text: string, values?: unknown[], options?: QueryOptions) => {
       this.inFlight++;
       const answer = this.client
-        ? this.db.queryOn<R>(this.client, text, values, name, rowMode)
-        : this.connected().then((client) => this.db.queryOn<R>(client, text, values, name, rowMode));
+        ? this.db.queryOn<R>(this.client, text, values, options)
+        : this.connected().then((client) => this.db.queryOn<R>(client, text, values, options));
       return answer.finally(() => this.inFlight--);
     },
   };

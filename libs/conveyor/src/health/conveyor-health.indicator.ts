@@ -42,7 +42,9 @@ export class ConveyorHealthIndicator {
     const check = this.health.check(key);
     const started = Date.now();
     try {
-      await withTimeout(this.db.pool.query('SELECT 1'), timeoutMs);
+      // The deadline abandons a connection that does not answer (a network dropping packets) instead of leaving
+      // it checked out of the pool.
+      await withTimeout(this.db.pool.query('SELECT 1', [], { deadlineMs: timeoutMs }), timeoutMs);
       return check.up({ latencyMs: Date.now() - started });
     } catch (err) {
       return check.down({ message: (err as Error).message });

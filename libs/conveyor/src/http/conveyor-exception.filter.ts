@@ -20,8 +20,10 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
-    // Terminus answers an unhealthy check with its own documented body; orchestrators parse it as is.
+    // Terminus answers an unhealthy check with its own documented body; orchestrators parse it as is. Not ready is
+    // a 503 like any other: it says when to ask again.
     if (exception instanceof HttpException && isHealthReport(exception.getResponse())) {
+      if (exception.getStatus() === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
       res.status(exception.getStatus()).json(exception.getResponse());
       return;
     }

@@ -1,7 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { quoteIdent, quoteLiteral } from '../database/quote';
+import { QueryOptions } from '../database/sql-runner.interface';
 import { MIGRATIONS } from './migrations';
+
+const NO_DEADLINE: QueryOptions = { deadlineMs: Infinity };
 
 /**
  * Applies the checked-in migrations at start-up.
@@ -28,10 +31,12 @@ export class MigratorService {
       schema: quoteIdent(schema),
       jobs: this.db.jobsTable,
       queues: this.db.queuesTable,
+      leadership: this.db.tables.leadership,
       channelLiteral: quoteLiteral(this.db.channel),
     };
     await this.db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`conveyor-migrate:${schema}`]);
+      // Another instance may be migrating (the lock waits for it), and a migration may take long: no deadline.
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`conveyor-migrate:${schema}`], NO_DEADLINE);
       await tx.query(`CREATE SCHEMA IF NOT EXISTS ${ctx.schema}`);
       await tx.query(
         `CREATE TABLE IF NOT EXISTS ${this.db.migrationsTable} (
@@ -41,7 +46,7 @@ export class MigratorService {
       const done = new Set(rows.map((r) => r.id));
       for (const m of MIGRATIONS) {
         if (done.has(m.id)) continue;
-        await tx.query(m.up(ctx));
+        await tx.query(m.up(ctx), [], NO_DEADLINE);
         await tx.query(`INSERT INTO ${this.db.migrationsTable} (id, name) VALUES ($1, $2)`, [m.id, m.name]);
         this.logger.log(`Applied migration ${m.id} ${m.name} in schema "${schema}"`);
       }

@@ -2,12 +2,22 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
 import { quoteIdent } from '../database/quote';
+import { abandonConnection } from '../database/statement-deadline';
 import { JobPoller } from './job-poller.service';
+
+/** How often the idle LISTEN connection is asked for a round trip, to find out that it died silently. */
+const PROBE_EVERY_MS = 30_000;
+/** How long that round trip may take before the connection is abandoned. */
+const PROBE_DEADLINE_MS = 2000;
+/** Longest wait between two reconnection attempts. */
+const MAX_RETRY_MS = 2000;
 
 /**
  * Holds one dedicated connection that LISTENs on the jobs channel and wakes the poller.
  * When the connection drops (restart, pg_terminate_backend) it reconnects with backoff and then
  * wakes the poller once, since notifications sent meanwhile were lost; the poll interval covers the gap.
+ * A connection that receives nothing cannot tell a quiet queue from a dead peer (a server that dropped it during
+ * a network partition), so it is probed now and then; TCP keepalive finds a dead peer too, but only slowly.
  */
 @Injectable()
 export class NotificationListener {
@@ -17,6 +27,7 @@ export class NotificationListener {
   private retryMs = 100;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private connected = false;
+  private probeTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: ConveyorDatabase,
@@ -35,6 +46,8 @@ export class NotificationListener {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.probeTimer = null;
     const client = this.client;
     this.client = null;
     this.connected = false;
@@ -50,11 +63,23 @@ export class NotificationListener {
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await client.query(`LISTEN ${quoteIdent(this.db.channel)}`);
+      await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.channel)}`);
       this.connected = true;
       if (this.retryMs > 100) this.logger.log('Listening for new jobs again');
       this.retryMs = 100;
+      this.probeTimer ??= setInterval(() => void this.probe(), PROBE_EVERY_MS);
       this.poller.wakeAt(Date.now());
+    } catch (err) {
+      this.lost(client, err as Error);
+    }
+  }
+
+  /** A round trip on the LISTEN connection; one that fails or overruns is abandoned and replaced. */
+  private async probe(): Promise<void> {
+    const client = this.client;
+    if (!client || !this.connected) return;
+    try {
+      await this.db.queryOn(client, 'SELECT 1', [], { deadlineMs: PROBE_DEADLINE_MS });
     } catch (err) {
       this.lost(client, err as Error);
     }
@@ -66,10 +91,10 @@ export class NotificationListener {
     this.connected = false;
     client.removeAllListeners('end');
     client.on('error', () => undefined);
-    void client.end().catch(() => undefined);
+    abandonConnection(client);
     if (this.stopped) return;
     this.logger.warn(`LISTEN connection lost${err ? `: ${err.message}` : ''}; reconnecting in ${this.retryMs} ms`);
     this.reconnectTimer = setTimeout(() => void this.connect(), this.retryMs);
-    this.retryMs = Math.min(5000, this.retryMs * 2);
+    this.retryMs = Math.min(MAX_RETRY_MS, this.retryMs * 2);
   }
 }

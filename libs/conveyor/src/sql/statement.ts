@@ -1,12 +1,13 @@
-import { RowMode, SqlResult, SqlRunner } from '../database/sql-runner.interface';
+import { QueryOptions, SqlResult, SqlRunner } from '../database/sql-runner.interface';
 
-/** One parameterised statement. `name` (set on hot-path statements) lets pg prepare it once per connection. */
-export interface Statement {
-  name?: string;
+/**
+ * One parameterised statement and how it is sent: `name` (set on hot-path statements) lets pg prepare it once
+ * per connection, `rowMode: 'array'` returns each row as an array of its columns, `deadlineMs` is set on
+ * statements whose work grows with the table (LONG_STATEMENT_DEADLINE_MS).
+ */
+export interface Statement extends QueryOptions {
   text: string;
   values: unknown[];
-  /** `'array'`: each row comes back as an array of its columns, in order, instead of an object. */
-  rowMode?: RowMode;
 }
 
 /** Escaped table names a statement is built against, plus a key that keeps prepared-statement names unique. */
@@ -15,12 +16,14 @@ export interface SqlTables {
   schema: string;
   jobs: string;
   queues: string;
+  /** Escaped `schema.conveyor_leadership`. */
+  leadership: string;
   key: string;
 }
 
 /** Runs a statement on a runner (pool or a caller's transaction). */
 export function run<R = Record<string, unknown>>(runner: SqlRunner, stmt: Statement): Promise<SqlResult<R>> {
-  return runner.query<R>(stmt.text, stmt.values, stmt.name, stmt.rowMode);
+  return runner.query<R>(stmt.text, stmt.values, stmt);
 }
 
 /** The claimable states as an SQL list, kept in one place. */
