@@ -110,14 +110,13 @@ describe('crashes', () => {
     await start('leader-a');
     await start('leader-b');
     const leaderName = async (): Promise<string | null> => {
-      const { rows } = await control.sql.query<{ name: string }>(
-        `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-         WHERE l.locktype = 'advisory' AND l.granted AND a.application_name IN ('leader-a:leader', 'leader-b:leader')`,
+      const { rows } = await control.sql.query<{ holder: string }>(
+        `SELECT holder FROM ${schema.schema}.conveyor_leadership WHERE expires_at > now()`,
       );
-      return rows[0]?.name ?? null;
+      return rows[0]?.holder ?? null;
     };
     const first = await waitFor(leaderName, { message: 'one worker to lead' });
-    const victim = workers.find((w) => first === `${w === workers[0] ? 'leader-a' : 'leader-b'}:leader`)!;
+    const victim = workers.find((w) => first === (w === workers[0] ? 'leader-a' : 'leader-b'))!;
     victim.proc.kill('SIGKILL');
     await victim.exited;
     const killedAt = Date.now();
@@ -150,21 +149,20 @@ describe('crashes', () => {
     const a = await start('frozen-a');
     const b = await start('frozen-b');
     const leaderName = async (): Promise<string | null> => {
-      const { rows } = await control.sql.query<{ name: string }>(
-        `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-         WHERE l.locktype = 'advisory' AND l.granted AND a.application_name IN ('frozen-a:leader', 'frozen-b:leader')`,
+      const { rows } = await control.sql.query<{ holder: string }>(
+        `SELECT holder FROM ${schema.schema}.conveyor_leadership WHERE expires_at > now()`,
       );
-      return rows[0]?.name ?? null;
+      return rows[0]?.holder ?? null;
     };
     const first = await waitFor(leaderName, { message: 'one worker to lead' });
-    const frozen = first === 'frozen-a:leader' ? a : b;
+    const frozen = first === 'frozen-a' ? a : b;
     frozen.proc.kill('SIGSTOP');
     const frozenAt = Date.now();
     try {
       const second = await waitFor(async () => {
         const name = await leaderName();
         return name && name !== first ? name : null;
-      }, { timeoutMs: 20_000, message: 'the idle session timeout to free the frozen leader\'s lock' });
+      }, { timeoutMs: 20_000, message: 'the frozen leader\'s term to run out' });
       console.log(`frozen leader: ${second} took over ${Date.now() - frozenAt} ms after ${first} froze`);
     } finally {
       frozen.proc.kill('SIGCONT');

@@ -4,7 +4,7 @@ import { jobInsertMany, NewJobRow, SqlTables } from '../sql';
 import { insertJobs } from './insert-jobs';
 import { JobRow } from './job-row.mapper';
 
-const tables: SqlTables = { schema: '"s"', jobs: '"s".conveyor_jobs', queues: '"s".conveyor_queues', key: 'k' };
+const tables: SqlTables = { schema: '"s"', jobs: '"s".conveyor_jobs', queues: '"s".conveyor_queues', leadership: '"s".conveyor_leadership', key: 'k' };
 
 let ids = 0;
 

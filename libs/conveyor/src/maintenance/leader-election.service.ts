@@ -1,94 +1,79 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { Client, QueryConfig } from 'pg';
-import { isConnectionError } from '../database/connection-errors';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
-import { RowMode, SqlRunner } from '../database/sql-runner.interface';
+import { LeaderTerm, leadershipClaim, leadershipResign } from '../sql/leadership.sql';
+import { run } from '../sql/statement';
+
+/** How many maintenance intervals a term of leadership lasts unless renewed: one missed round is survived. */
+export const LEADERSHIP_LEASE_INTERVALS = 2;
 
 /**
- * Elects one maintenance leader per schema with a session-level advisory lock held on a dedicated
- * connection. The lock lives exactly as long as that connection: when the leader process dies (even by
- * SIGKILL) PostgreSQL drops the connection and the lock with it, and the next instance to try takes
- * over. Maintenance statements run on the same connection, so a leader that lost its connection
- * notices on its very next statement and stops leading.
+ * Elects one maintenance leader per schema with a lease: a row naming the holder, its term and when the term
+ * ends by the database's clock. Every instance asks once per maintenance round (one statement on the pool, no
+ * connection or session of its own, so it works through a transaction pooler): the leader renews its term, the
+ * others take over only once it has expired.
  *
- * A leader that is alive but frozen (stopped, swapping, stuck) would keep its connection and the lock
- * forever; so the connection sets `idle_session_timeout` to a few maintenance intervals. A healthy
- * leader runs statements every interval and never reaches it; a frozen one is disconnected by the
- * server, which frees the lock for the others.
+ * Whatever happens to a leader — killed, frozen, or cut off by a network that silently drops its packets — its
+ * term ends at most `LEADERSHIP_LEASE_INTERVALS × maintenanceIntervalMs` after its last renewal, and another
+ * instance leads within one more interval. A former leader cannot interfere meanwhile: its maintenance statements
+ * carry its term and check it in the same statement (sql/leadership.sql.ts `leaderFence`), so once a new term
+ * began they change nothing. A leader that stops cleanly resigns, and the next instance to ask takes over.
  */
 @Injectable()
 export class LeaderElection {
   private readonly logger = new Logger('Conveyor:Leader');
-  private client: Client | null = null;
-  private leading = false;
+  private held: LeaderTerm | null = null;
+  /** performance.now() by which the held term has certainly ended: its renewal was sent no earlier. */
+  private heldUntil = 0;
 
   constructor(
     private readonly db: ConveyorDatabase,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
   ) {}
 
-  get isLeader(): boolean {
-    return this.leading;
+  /** Length of a term unless renewed. */
+  get leaseMs(): number {
+    return this.options.maintenanceIntervalMs * LEADERSHIP_LEASE_INTERVALS;
   }
 
-  /** Becomes leader if nobody is; returns a runner on the leader connection, or null when another instance leads. */
-  async acquire(): Promise<SqlRunner | null> {
-    if (this.leading && this.client) return this.runner(this.client);
-    await this.release();
-    const client = new Client(this.db.clientConfig('leader'));
-    client.on('error', () => this.drop(client));
-    client.on('end', () => this.drop(client));
+  /** Whether this instance holds an unexpired term, as far as it knows. */
+  get isLeader(): boolean {
+    return this.held !== null && performance.now() < this.heldUntil;
+  }
+
+  /** Takes or renews the leadership; returns the term to carry out maintenance with, or null when another instance leads. */
+  async acquire(): Promise<LeaderTerm | null> {
+    const sentAt = performance.now();
+    const wasLeading = this.isLeader;
+    let term: number | undefined;
     try {
-      await client.connect();
-      const idleLimit = Math.max(5000, this.options.maintenanceIntervalMs * 4);
-      await client.query(`SET idle_session_timeout = ${Math.floor(idleLimit)}`);
-      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [
-        `conveyor-leader:${this.db.schema}`,
-      ]);
-      if (!rows[0]?.ok) {
-        await client.end().catch(() => undefined);
-        return null;
-      }
-      this.client = client;
-      this.leading = true;
-      this.logger.log('This instance is now the maintenance leader');
-      return this.runner(client);
+      const { rows } = await run<{ term: number }>(
+        this.db.pool,
+        leadershipClaim(this.db.tables, this.options.workerId, this.held?.term ?? 0, this.leaseMs),
+      );
+      term = rows[0]?.term;
     } catch (err) {
-      this.logger.warn(`Leader election failed: ${(err as Error).message}`);
-      await client.end().catch(() => undefined);
+      if (wasLeading) this.logger.warn(`Could not renew the maintenance leadership: ${(err as Error).message}`);
+      return this.isLeader ? this.held : null;
+    }
+    if (term === undefined) {
+      if (this.held) this.logger.warn('The maintenance leadership passed to another instance');
+      this.held = null;
       return null;
     }
+    if (this.held?.term !== term) this.logger.log(`This instance is now the maintenance leader (term ${term})`);
+    this.held = { holder: this.options.workerId, term };
+    this.heldUntil = sentAt + this.leaseMs;
+    return this.held;
   }
 
-  /** Gives up leadership (closing the connection releases the lock). */
+  /** Gives up the leadership, so that another instance takes over at its next round. */
   async release(): Promise<void> {
-    const client = this.client;
-    this.client = null;
-    if (this.leading) this.logger.log('Maintenance leadership released');
-    this.leading = false;
-    if (client) await client.end().catch(() => undefined);
-  }
-
-  private drop(client: Client): void {
-    if (this.client !== client) return;
-    this.client = null;
-    this.leading = false;
-    this.logger.warn('Lost the leader connection; leadership is open again');
-  }
-
-  private runner(client: Client): SqlRunner {
-    return {
-      query: async <R>(text: string, values?: unknown[], _name?: string, rowMode?: RowMode) => {
-        try {
-          const res = await client.query({ text, values, rowMode } as QueryConfig);
-          return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
-        } catch (err) {
-          if (isConnectionError(err)) this.drop(client);
-          throw err;
-        }
-      },
-    };
+    const held = this.held;
+    this.held = null;
+    if (!held) return;
+    await run(this.db.pool, leadershipResign(this.db.tables, held)).catch(() => undefined);
+    this.logger.log('Maintenance leadership released');
   }
 }

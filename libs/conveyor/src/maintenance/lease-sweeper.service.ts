@@ -3,12 +3,12 @@ import { CONVEYOR_OPTIONS } from '../conveyor.constants';
 import { MESSAGES } from '../conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
-import { SqlRunner } from '../database/sql-runner.interface';
 import { ConveyorEvents } from '../events/conveyor-events.service';
 import { jobLog } from '../logging/job-log-fields';
 import { LogRecord } from '../logging/log-record';
 import { jobRescueExpired } from '../sql/job-rescue-expired.sql';
 import { jobsNotifyReady } from '../sql/jobs-notify-ready.sql';
+import { LeaderTerm } from '../sql/leadership.sql';
 import { run } from '../sql/statement';
 
 const BATCH = 500;
@@ -34,11 +34,11 @@ export class LeaseSweeper {
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
   ) {}
 
-  /** Returns how many jobs were rescued. */
-  async sweep(runner: SqlRunner): Promise<number> {
+  /** Rescues what has expired, as long as `term` leads; returns how many jobs were rescued. */
+  async sweep(term: LeaderTerm): Promise<number> {
     let total = 0;
     for (;;) {
-      const { rows } = await run<RescuedRow>(runner, jobRescueExpired(this.db.tables, BATCH, MESSAGES.leaseExpiredPrefix));
+      const { rows } = await run<RescuedRow>(this.db.pool, jobRescueExpired(this.db.tables, BATCH, MESSAGES.leaseExpiredPrefix, term));
       total += rows.length;
       for (const r of rows) {
         const job = { id: r.id, type: r.type, attempts: r.attempts };
@@ -48,7 +48,7 @@ export class LeaseSweeper {
       if (rows.length < BATCH) break;
     }
     if (total > 0) {
-      await run(runner, jobsNotifyReady(this.db.channel));
+      await run(this.db.pool, jobsNotifyReady(this.db.channel));
       this.events.emit('rescued', total);
       this.logger.log(new LogRecord('Rescued jobs whose lease expired', { count: total, sweptBy: this.options.workerId }));
     }

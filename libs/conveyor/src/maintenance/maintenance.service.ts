@@ -46,11 +46,11 @@ export class MaintenanceService {
   }
 
   private async run(): Promise<void> {
-    const runner = await this.leader.acquire();
-    if (!runner) return;
+    const term = await this.leader.acquire();
+    if (!term) return;
     try {
-      await this.sweeper.sweep(runner);
-      await this.retention.clean(runner);
+      await this.sweeper.sweep(term);
+      await this.retention.clean(term);
       this.events.emit('maintained');
     } catch (err) {
       this.logger.warn(`Maintenance round failed: ${(err as Error).message}`);

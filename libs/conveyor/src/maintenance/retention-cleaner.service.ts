@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../database/conveyor-database.service';
-import { SqlRunner } from '../database/sql-runner.interface';
 import { jobDeleteCompleted } from '../sql/job-delete-completed.sql';
+import { LeaderTerm } from '../sql/leadership.sql';
 import { run } from '../sql/statement';
 
 /** Most batches one round deletes, so a large backlog is worked off without a long lock. */
@@ -26,15 +26,15 @@ export class RetentionCleaner {
 
   private lastRun = 0;
 
-  async clean(runner: SqlRunner): Promise<number> {
+  async clean(term: LeaderTerm): Promise<number> {
     if (this.options.retentionCompletedMs === 0) return 0;
     const every = Math.min(RETENTION_AT_MOST_EVERY_MS, this.options.maintenanceIntervalMs * RETENTION_EVERY_TICKS);
     if (Date.now() - this.lastRun < every) return 0;
     this.lastRun = Date.now();
     let total = 0;
     for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
-      const stmt = jobDeleteCompleted(this.db.tables, this.options.retentionCompletedMs, this.options.retentionBatchSize);
-      const { rowCount } = await run(runner, stmt);
+      const stmt = jobDeleteCompleted(this.db.tables, this.options.retentionCompletedMs, this.options.retentionBatchSize, term);
+      const { rowCount } = await run(this.db.pool, stmt);
       total += rowCount;
       if (rowCount < this.options.retentionBatchSize) return total;
     }

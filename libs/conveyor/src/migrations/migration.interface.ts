@@ -3,6 +3,7 @@ export interface MigrationContext {
   schema: string;
   jobs: string;
   queues: string;
+  leadership: string;
   /** The NOTIFY channel, as an SQL string literal. */
   channelLiteral: string;
 }

@@ -5,6 +5,7 @@ import { timeOrderedIdsMigration } from './0004-time-ordered-ids.migration';
 import { pageByIdMigration } from './0005-page-by-id.migration';
 import { pausedQueuesIndexMigration } from './0006-paused-queues-index.migration';
 import { quietOwnInsertsMigration } from './0007-quiet-own-inserts.migration';
+import { leadershipLeaseMigration } from './0008-leadership-lease.migration';
 import { Migration } from './migration.interface';
 
 /** Every migration, in order. Append only: an applied migration is never edited. */
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   pageByIdMigration,
   pausedQueuesIndexMigration,
   quietOwnInsertsMigration,
+  leadershipLeaseMigration,
 ];

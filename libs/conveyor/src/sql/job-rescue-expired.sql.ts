@@ -1,17 +1,18 @@
+import { LeaderTerm, leaderFence } from './leadership.sql';
 import { SqlTables, Statement } from './statement';
 
 /**
  * Returns RUNNING jobs whose lease ran out to RETRYING (ready at once), or DEAD when the attempt that was
  * lost was the last one. The error history records which worker held the lease. Clearing the lease token
  * fences the old worker: its late heartbeat or completion no longer matches any row. Each rescued row
- * comes back with the worker that lost it (`lost_by`), for the log.
+ * comes back with the worker that lost it (`lost_by`), for the log. Only the current leadership term rescues.
  */
-export function jobRescueExpired(t: SqlTables, limit: number, messagePrefix: string): Statement {
+export function jobRescueExpired(t: SqlTables, limit: number, messagePrefix: string, lease: LeaderTerm): Statement {
   return {
     text: `
 WITH expired AS (
   SELECT id, locked_by FROM ${t.jobs}
-  WHERE status = 'RUNNING' AND locked_until < now()
+  WHERE status = 'RUNNING' AND locked_until < now() AND ${leaderFence(t, '$3', '$4')}
   ORDER BY locked_until
   LIMIT $1
   FOR UPDATE SKIP LOCKED
@@ -31,6 +32,6 @@ UPDATE ${t.jobs} j SET
   version = j.version + 1
 FROM expired WHERE j.id = expired.id
 RETURNING j.id, j.status, j.queue, j.type, j.attempts, expired.locked_by AS lost_by`,
-    values: [limit, messagePrefix],
+    values: [limit, messagePrefix, lease.holder, lease.term],
   };
 }

@@ -1,0 +1,48 @@
+import { SqlTables, Statement } from './statement';
+
+/** The one leadership this schema has: the maintenance leader's. */
+const MAINTENANCE = 'maintenance';
+
+/** A term of leadership held by one instance; maintenance writes carry it so that only the current term's land. */
+export interface LeaderTerm {
+  holder: string;
+  term: number;
+}
+
+/**
+ * Takes the leadership when it is free or has expired (a new term), or renews the caller's own current term
+ * (`term`: the one it holds, 0 for none), for `leaseMs` by the database's clock. Returns the term held, or no row
+ * while another instance's unexpired term stands.
+ */
+export function leadershipClaim(t: SqlTables, holder: string, term: number, leaseMs: number): Statement {
+  return {
+    text: `
+INSERT INTO ${t.leadership} AS l (name, holder, term, expires_at)
+VALUES ('${MAINTENANCE}', $1, 1, now() + $3 * interval '1 millisecond')
+ON CONFLICT (name) DO UPDATE SET
+  term = CASE WHEN l.holder = $1 AND l.term = $2 AND l.expires_at > now() THEN l.term ELSE l.term + 1 END,
+  holder = $1,
+  expires_at = EXCLUDED.expires_at
+WHERE (l.holder = $1 AND l.term = $2) OR l.expires_at <= now()
+RETURNING term::float8 AS term`,
+    values: [holder, term, leaseMs],
+  };
+}
+
+/** Ends the caller's term now, so another instance takes over at its next try rather than when the lease runs out. */
+export function leadershipResign(t: SqlTables, lease: LeaderTerm): Statement {
+  return {
+    text: `UPDATE ${t.leadership} SET expires_at = now() WHERE name = '${MAINTENANCE}' AND holder = $1 AND term = $2 AND expires_at > now()`,
+    values: [lease.holder, lease.term],
+  };
+}
+
+/**
+ * An SQL condition that holds while `lease` is the current, unexpired term; `$holder` and `$term` are the
+ * placeholders its statement binds to the lease's holder and term. Checked in the same statement as the write it
+ * guards, so a leader whose term ended (it was cut off, frozen, or slow) writes nothing.
+ */
+export function leaderFence(t: SqlTables, holderParam: string, termParam: string): string {
+  return `EXISTS (SELECT 1 FROM ${t.leadership}
+  WHERE name = '${MAINTENANCE}' AND holder = ${holderParam} AND term = ${termParam} AND expires_at > now())`;
+}
