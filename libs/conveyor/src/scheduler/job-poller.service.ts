@@ -207,12 +207,13 @@ export class JobPoller implements LocalTaker {
           break;
         }
         const claimNo = this.unclaimed.claimStarting();
+        const claimSentAt = performance.now();
         const jobs = await this.strategy.claim(filter, this.options.workerId, this.options.leaseMs);
         this.lastPoll = new Date();
         this.lastClaimAt = this.lastPoll.getTime();
         this.lastErrorMessage = null;
         this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
-        this.pool.accept(jobs);
+        this.pool.accept(jobs, claimSentAt);
         if (this.unclaimed.claimed(claimNo, jobs)) void this.pickup.announce();
         full = jobs.length === filter.limit;
         // A full claim means more is probably waiting, and so does a capped claim (a slot freeing up in a

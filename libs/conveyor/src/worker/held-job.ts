@@ -21,6 +21,12 @@ export class HeldJob implements Expiring {
   startedAt = 0;
   /** performance.now() at which the running attempt times out. */
   deadline = Infinity;
+  /**
+   * performance.now() until which the claim is certainly still ours, by this process's clock: when the last
+   * statement that set the lease (the claim or a heartbeat) was sent, plus the lease, less a safety margin.
+   * The database counts the lease from when it ran that statement, which is no earlier.
+   */
+  leaseValidUntil = Infinity;
   private controller: AbortController | null = null;
   private abortedWith: { reason: unknown } | null = null;
   private abortListener: ((reason: unknown) => void) | null = null;

@@ -9,7 +9,8 @@ import { WorkerPool } from './worker-pool.service';
 /**
  * Heartbeat for every claim this process holds: one statement per interval extends all leases.
  * A held job the statement does not return was rescued by the sweeper (our lease had expired) and may
- * already be running elsewhere, so the pool aborts it and will write nothing for it (fencing).
+ * already be running elsewhere, so the pool aborts it and will write nothing for it (fencing). When heartbeats
+ * fail (the database unreachable), the pool drops the jobs whose leases may have lapsed by this process's clock.
  */
 @Injectable()
 export class LeaseKeeper {
@@ -42,13 +43,16 @@ export class LeaseKeeper {
   private async extend(): Promise<void> {
     const held = this.pool.heldLeases();
     if (held.length === 0) return;
+    const sentAt = performance.now();
     try {
       const { rows } = await run<{ id: string }>(this.db.pool, jobExtendLeases(this.db.tables, held, this.options.leaseMs));
       const owned = new Set(rows.map((r) => r.id));
+      this.pool.leasesExtended(owned, sentAt);
       const lost = held.filter((h) => !owned.has(h.id)).map((h) => h.id);
       if (lost.length > 0) this.pool.markLost(lost);
     } catch (err) {
       this.logger.warn(`Heartbeat failed: ${(err as Error).message}`);
+      this.pool.dropLapsedLeases();
     }
   }
 }

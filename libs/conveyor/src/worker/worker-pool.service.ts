@@ -35,6 +35,11 @@ export interface PoolStats {
  * in the background, in batches — and the next buffered job starts at once, so handlers do not wait on
  * a round trip while work is ready.
  *
+ * A job is started only while its lease is certainly still ours by this process's clock (see `leaseMargin`): a
+ * buffered job whose lease could have lapsed — its heartbeats did not reach the database, say — may already have
+ * been rescued and run elsewhere, so it is dropped unrun, and so are running ones once the heartbeat finds their
+ * leases lapsed; the sweeper hands them to another worker.
+ *
  * Shutdown: buffered jobs are handed back at once; running ones get `shutdownGraceMs` (or until
  * `hurry()`), then their signals fire and they are handed back too — ready again, attempt refunded —
  * so nothing is left RUNNING for the sweeper to find.
@@ -132,12 +137,17 @@ export class WorkerPool {
     return this.lastClaimCapped;
   }
 
-  /** Takes freshly claimed jobs and starts as many as slots allow. */
-  accept(jobs: Job[]): void {
+  /**
+   * Takes freshly claimed jobs and starts as many as slots allow. `claimSentAt` is the performance.now() at which
+   * the claim statement was sent: their leases run from no earlier.
+   */
+  accept(jobs: Job[], claimSentAt: number): void {
+    const validUntil = claimSentAt + this.options.leaseMs - this.leaseMargin;
     for (const job of jobs) {
       const handler = this.registry.get(job.type);
       if (!handler) continue; // cannot happen: claims filter on registered types
       const held = new HeldJob(job, handler);
+      held.leaseValidUntil = validUntil;
       this.held.set(job.id, held);
       if (!this.accepting) {
         this.finish(held, handBackRow(job, this.options.workerId));
@@ -151,6 +161,36 @@ export class WorkerPool {
   /** Lease id/token of every job still held (buffered, running, or outcome not yet written). */
   heldLeases(): { id: string; token: string }[] {
     return [...this.held.values()].map((h) => ({ id: h.job.id, token: h.token }));
+  }
+
+  /**
+   * A heartbeat sent at `sentAt` (performance.now()) extended these leases. Unlike `heldLeases`, this is called
+   * after an await: a job may have finished meanwhile, and is skipped.
+   */
+  leasesExtended(ids: Iterable<string>, sentAt: number): void {
+    const validUntil = sentAt + this.options.leaseMs - this.leaseMargin;
+    for (const id of ids) {
+      const held = this.held.get(id);
+      if (held && held.leaseValidUntil < validUntil) held.leaseValidUntil = validUntil;
+    }
+  }
+
+  /**
+   * Drops every held job whose lease may have lapsed by this process's clock (its heartbeats failed): aborts it if
+   * running, drops it if buffered, and writes nothing for it.
+   */
+  dropLapsedLeases(): void {
+    const now = performance.now();
+    const lapsed = [...this.held.values()].filter((h) => h.state !== 'finishing' && h.leaseValidUntil <= now).map((h) => h.job.id);
+    if (lapsed.length > 0) this.markLost(lapsed);
+  }
+
+  /**
+   * How long before its lease ends, by this process's clock, a job counts as lost: one heartbeat interval, so a
+   * job is never started without a heartbeat due before its lease could lapse.
+   */
+  private get leaseMargin(): number {
+    return this.options.heartbeatIntervalMs;
   }
 
   /** The heartbeat found these claims gone: stop their handlers and drop them, writing nothing. */
@@ -214,8 +254,20 @@ export class WorkerPool {
         continue;
       }
       this.buffer.splice(i, 1);
+      if (held.leaseValidUntil <= performance.now()) {
+        this.dropUnstarted(held);
+        continue;
+      }
       this.runOne(held);
     }
+  }
+
+  /** A buffered job whose lease may have lapsed: it may run elsewhere already, so it is not started here. */
+  private dropUnstarted(held: HeldJob): void {
+    held.lost = true;
+    this.held.delete(held.job.id);
+    this.events.emit('stale', held.job.id, this.options.workerId);
+    this.logger.warn(jobLog('Dropped a claimed job unrun: its lease may have lapsed before a slot freed', held.job, this.options.workerId));
   }
 
   private slotFor(held: HeldJob): boolean {
@@ -272,11 +324,13 @@ export class WorkerPool {
   /** Explicit heartbeat from a handler; throws when the claim is gone. One function for every attempt. */
   private readonly heartbeat = async (held: HeldJob): Promise<void> => {
     const stmt = jobExtendLeases(this.db.tables, [{ id: held.job.id, token: held.token }], this.options.leaseMs);
+    const sentAt = performance.now();
     const { rows } = await run<{ id: string }>(this.db.pool, stmt);
     if (rows.length === 0) {
       this.markLost([held.job.id]);
       throw new LeaseLostError(held.job.id);
     }
+    this.leasesExtended([held.job.id], sentAt);
   };
 
   private loadByGroup(): { types: Map<string, number>; queues: Map<string, number> } {
