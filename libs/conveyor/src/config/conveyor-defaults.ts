@@ -14,6 +14,7 @@ export function conveyorDefaults(): ConveyorOptions {
     prefetch: 10,
     pollIntervalMs: 1000,
     listen: true,
+    pooler: 'none',
     leaseMs: 30_000,
     heartbeatIntervalMs: 10_000,
     maintenanceIntervalMs: 10_000,

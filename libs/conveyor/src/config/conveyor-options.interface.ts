@@ -1,5 +1,6 @@
 import { BackoffOptions } from './backoff-options.interface';
 import { ClaimStrategyName } from './claim-strategy-name';
+import { PoolerMode } from './pooler-mode';
 import { CronScheduleDefinition } from '../cron/cron-schedule-options.interface';
 
 /** Every engine setting. See `conveyorDefaults()` for the values used when one is omitted. */
@@ -22,6 +23,18 @@ export interface ConveyorOptions {
   pollIntervalMs: number;
   /** Use LISTEN/NOTIFY for instant wake-up. */
   listen: boolean;
+  /**
+   * `transaction` when the DataSource connects through a pooler in transaction mode (PgBouncer): no statement is
+   * prepared by name, the worker connection sends no startup options and does not pipeline, an instance's own
+   * submissions are not claimed behind their insert, and LISTEN uses `listenUrl` (without it, workers only poll).
+   */
+  pooler: PoolerMode;
+  /**
+   * Connection URL of the LISTEN connection, when it must not be the DataSource's: a direct URL to the server,
+   * past the pooler (LISTEN needs a session of its own). Default: the DataSource's connection settings, or none
+   * in pooler mode.
+   */
+  listenUrl?: string;
   /** How long a claim is valid without a heartbeat. */
   leaseMs: number;
   /** How often held leases are extended (must be well below leaseMs). */

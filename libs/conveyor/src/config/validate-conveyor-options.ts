@@ -3,6 +3,7 @@ import { ConveyorConfigError } from '../errors/conveyor-config.error';
 import { CronScheduleError } from '../errors/cron-schedule.error';
 import { CLAIM_STRATEGY_NAMES } from './claim-strategy-name';
 import { conveyorDefaults } from './conveyor-defaults';
+import { POOLER_MODES } from './pooler-mode';
 import { ConveyorOptions } from './conveyor-options.interface';
 
 /** What a caller may pass: any subset, with backoff partial too. */
@@ -34,6 +35,12 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   }
   if (typeof o.workerId !== 'string' || o.workerId.length === 0 || o.workerId.length > 200) {
     throw new ConveyorConfigError('workerId', 'must be a non-empty string of at most 200 characters');
+  }
+  if (!POOLER_MODES.includes(o.pooler)) {
+    throw new ConveyorConfigError('pooler', `must be one of ${POOLER_MODES.join(', ')}, got "${String(o.pooler)}"`);
+  }
+  if (o.listenUrl !== undefined && (typeof o.listenUrl !== 'string' || !/^postgres(ql)?:\/\/./.test(o.listenUrl))) {
+    throw new ConveyorConfigError('listenUrl', 'must be a postgres:// or postgresql:// connection URL');
   }
   integer('concurrency', o.concurrency, 1, 10_000);
   for (const [queue, limit] of Object.entries(o.queueConcurrency)) integer(`queueConcurrency.${queue}`, limit, 1, 10_000);

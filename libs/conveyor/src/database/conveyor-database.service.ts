@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Client, ClientConfig, Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
-import { CONVEYOR_DATA_SOURCE } from '../conveyor.constants';
+import { CONVEYOR_DATA_SOURCE, CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { PoolerMode } from '../config/pooler-mode';
 import { DatabasePoolExhaustedError, DatabaseUnavailableError } from '../errors/job-request.errors';
 import { MESSAGES } from '../conveyor.messages';
 import { isConnectionError } from './connection-errors';
@@ -19,6 +21,16 @@ import { withinDeadline } from './statement-deadline';
  * The engine's handle on PostgreSQL. TypeORM owns the connection pool; the engine's own statements go
  * straight to that pg pool (named, prepared statements on the hot path) instead of through TypeORM's
  * query runner, and every table name is qualified with the DataSource's schema, escaped once here.
+ *
+ * Behind a pooler in transaction mode (`pooler: 'transaction'`) a session is not the engine's: each transaction
+ * may run on another server connection, one that other clients used before and will use after. Then nothing is
+ * prepared by name — a statement prepared on one server connection is missing on the next, or already exists
+ * there under another client's name — and every statement travels with its text, parsed where it runs (pg's
+ * unnamed statement, replaced by the next one). The rest of the engine keeps no session
+ * state either: transactions (migrations, with their transaction-scoped advisory lock) stay on one server
+ * connection from BEGIN to COMMIT, the quiet insert's setting is transaction-local, and leadership is a lease row.
+ * What still needs a session is set apart: the worker connection's planner options and pipelining
+ * (WorkerConnection), the claim sent behind an insert (LocalPickup), and LISTEN (`listenerConfig`).
  */
 @Injectable()
 export class ConveyorDatabase {
@@ -39,7 +51,16 @@ export class ConveyorDatabase {
     query: <R>(text: string, values?: unknown[], options?: QueryOptions) => this.poolQuery<R>(text, values, options),
   };
 
-  constructor(@Inject(CONVEYOR_DATA_SOURCE) readonly dataSource: DataSource) {
+  /** The pooler between the engine and PostgreSQL, if any (see the class comment). */
+  readonly pooler: PoolerMode;
+  private readonly listenUrl: string | undefined;
+
+  constructor(
+    @Inject(CONVEYOR_DATA_SOURCE) readonly dataSource: DataSource,
+    @Optional() @Inject(CONVEYOR_OPTIONS) options?: Pick<ConveyorOptions, 'pooler' | 'listenUrl'>,
+  ) {
+    this.pooler = options?.pooler ?? 'none';
+    this.listenUrl = options?.listenUrl;
     this.schema = (dataSource.options as { schema?: string }).schema ?? 'public';
     const s = quoteIdent(this.schema);
     this.jobsTable = `${s}.conveyor_jobs`;
@@ -78,6 +99,20 @@ export class ConveyorDatabase {
   }
 
   /**
+   * Connection settings of the LISTEN connection: `listenUrl` when set (a direct URL past a pooler), else the
+   * pool's own. Null behind a pooler in transaction mode without `listenUrl`: a LISTEN made there would belong
+   * to whichever server connection ran it, and its notifications would reach whichever client used it next.
+   */
+  listenerConfig(): ClientConfig | null {
+    const config = this.clientConfig('listener');
+    if (this.listenUrl) {
+      // Only the URL says where to connect; TLS settings and timeouts stay the pool's.
+      return { ...config, connectionString: this.listenUrl, host: undefined, port: undefined, user: undefined, password: undefined, database: undefined };
+    }
+    return this.pooler === 'none' ? config : null;
+  }
+
+  /**
    * A runner bound to the caller's transaction when `manager` is a transactional EntityManager,
    * so a job inserted through it exists only if that transaction commits; the pool otherwise.
    */
@@ -87,7 +122,7 @@ export class ConveyorDatabase {
     return {
       query: async <R>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> => {
         const client = (await queryRunner.connect()) as PoolClient;
-        const res = await client.query(queryConfig(text, values, { rowMode: options?.rowMode }));
+        const res = await client.query(queryConfig(text, values, { rowMode: options?.rowMode }, false));
         return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
       },
     };
@@ -124,6 +159,8 @@ export class ConveyorDatabase {
   /**
    * One statement on a pooled connection, as `Pool.query` runs it (a connection that failed a statement is
    * discarded, not reused), but with the connection in hand, so the result can say which backend committed it.
+   * Behind a pooler that pid is the pooler's, no server's: the insert's NOTIFY then never pairs with the insert
+   * (OwnInsertNotices), and the poller wakes once more than it needs to.
    */
   private async poolQuery<R>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> {
     const client = await this.connect();
@@ -145,7 +182,7 @@ export class ConveyorDatabase {
    */
   async queryOn<R>(client: Client | PoolClient, text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> {
     try {
-      const answer = client.query(queryConfig(text, values, options));
+      const answer = client.query(queryConfig(text, values, options, this.pooler === 'none'));
       const answered = await withinDeadline(client, answer, options?.deadlineMs ?? STATEMENT_DEADLINE_MS);
       // Text with several statements (a migration) answers with one result each: the last one stands for all.
       const res = (Array.isArray(answered) ? answered.at(-1) : answered) as QueryResult | undefined;
@@ -166,10 +203,10 @@ export class ConveyorDatabase {
   }
 }
 
-/** A pg query config with the engine's type parsers; `name` makes it a prepared statement. */
-function queryConfig(text: string, values: unknown[] | undefined, options: QueryOptions | undefined): QueryConfig {
+/** A pg query config with the engine's type parsers; `name` makes it a prepared statement, when `prepare` allows. */
+function queryConfig(text: string, values: unknown[] | undefined, options: QueryOptions | undefined, prepare: boolean): QueryConfig {
   const { name, rowMode } = options ?? {};
-  return { name, text, values: values as unknown[], rowMode, types: ENGINE_TYPE_PARSERS as QueryConfig['types'] } as QueryConfig;
+  return { name: prepare ? name : undefined, text, values: values as unknown[], rowMode, types: ENGINE_TYPE_PARSERS as QueryConfig['types'] } as QueryConfig;
 }
 
 function shortHash(text: string): string {

@@ -1,7 +1,8 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
+import { PoolerMode } from '../config/pooler-mode';
 import { ConveyorDatabase } from './conveyor-database.service';
-import { QueryOptions, SqlRunner } from './sql-runner.interface';
+import { QueryOptions, SqlResult, SqlRunner } from './sql-runner.interface';
 
 /**
  * Planner settings of the worker connection. The claim must walk the partial claim index in
@@ -23,6 +24,23 @@ import { QueryOptions, SqlRunner } from './sql-runner.interface';
  */
 export const CLAIM_PLANNER_OPTIONS =
   '-c enable_sort=off -c enable_bitmapscan=off -c enable_seqscan=off -c plan_cache_mode=force_generic_plan -c jit=off';
+
+/**
+ * How the worker connection uses its session. Behind a pooler in transaction mode it has none of its own:
+ *
+ * - No planner options: startup parameters belong to the client's connection to the pooler, not to the server
+ *   connections its statements run on (PgBouncer refuses `options` unless told to ignore it, and then drops it).
+ *   Claims are planned with the server's settings, so one made right after a burst of inserts may sort instead
+ *   of walking the claim index (see CLAIM_PLANNER_OPTIONS) until the table is analysed again.
+ * - No pipelining: each statement is its own transaction, which ends at its ReadyForQuery, where the pooler may
+ *   give the server connection to another client. Whether statements sent behind it before that answer go with
+ *   it is up to the pooler and its version, not a promise of the protocol, so each is sent once the one before
+ *   it is answered — by then it has committed, so the order of the calls to `runner` is still the order in
+ *   which their statements take effect.
+ */
+function sessionSettings(pooler: PoolerMode): { options?: string; pipeline: boolean } {
+  return pooler === 'none' ? { options: CLAIM_PLANNER_OPTIONS, pipeline: true } : { pipeline: false };
+}
 
 /**
  * The worker's hot path to PostgreSQL: one connection, in pipeline mode, that carries every claim (the poller's
@@ -56,14 +74,17 @@ export class WorkerConnection implements OnApplicationShutdown {
   readonly runner: SqlRunner = {
     query: <R>(text: string, values?: unknown[], options?: QueryOptions) => {
       this.inFlight++;
-      const answer = this.client
-        ? this.db.queryOn<R>(this.client, text, values, options)
-        : this.connected().then((client) => this.db.queryOn<R>(client, text, values, options));
+      const send = (client: Client) => this.db.queryOn<R>(client, text, values, options);
+      let answer: Promise<SqlResult<R>>;
+      if (this.db.pooler !== 'none') answer = this.inTurn(() => this.connected().then(send));
+      else answer = this.client ? send(this.client) : this.connected().then(send);
       return answer.finally(() => this.inFlight--);
     },
   };
   /** Statements sent and not answered yet. */
   private inFlight = 0;
+  /** Without pipelining: settles when the last statement handed to `runner` is answered (see sessionSettings). */
+  private lastTurn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly db: ConveyorDatabase) {}
 
@@ -80,13 +101,24 @@ export class WorkerConnection implements OnApplicationShutdown {
     return this.client !== null && this.inFlight === 0;
   }
 
+  /**
+   * Runs `send` once every statement handed over before it is answered. Without pipelining the connection takes
+   * one statement at a time; waiting here, rather than in pg's own queue, starts each statement's deadline when
+   * it is sent.
+   */
+  private inTurn<R>(send: () => Promise<R>): Promise<R> {
+    const answer = this.lastTurn.then(send);
+    this.lastTurn = answer.catch(() => undefined);
+    return answer;
+  }
+
   private connected(): Promise<Client> {
     if (this.client) return Promise.resolve(this.client);
     return (this.connecting ??= this.open());
   }
 
   private async open(): Promise<Client> {
-    const client = new Client({ ...this.db.clientConfig('worker'), options: CLAIM_PLANNER_OPTIONS, pipeline: true });
+    const client = new Client({ ...this.db.clientConfig('worker'), ...sessionSettings(this.db.pooler) });
     // Without a listener an 'error' event would crash the process.
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));

@@ -58,10 +58,15 @@ export class LocalPickup {
    * Runs `insert` (which must put its one statement on the runner it is given before it first waits) on the
    * worker connection with the claim of `rows` behind it, when this instance's workers would take them all
    * at once; null when they would not, and the caller inserts as usual.
+   *
+   * Never behind a pooler in transaction mode: the fast path rests on the claim being sent before the insert is
+   * answered, on the backend that runs the insert, and there the worker connection does not pipeline (see
+   * WorkerConnection). The claim would go out a round trip later, as it does on the ordinary path (insert on the
+   * pool, the `inserted` event waking the poller), which keeps submissions off the worker connection.
    */
   quietly<T>(rows: readonly NewJobRow[], insert: (runner: SqlRunner) => Promise<T>): Promise<T> | null {
     const taker = this.taker;
-    if (!taker || !this.connection.isIdle || !taker.canTakeAtOnce(rows)) return null;
+    if (!taker || this.db.pooler !== 'none' || !this.connection.isIdle || !taker.canTakeAtOnce(rows)) return null;
     const inserted = insert(this.connection.runner);
     taker.take(rows.map((r) => r.id));
     return inserted;

@@ -13,7 +13,9 @@ const PROBE_DEADLINE_MS = 2000;
 const MAX_RETRY_MS = 2000;
 
 /**
- * Holds one dedicated connection that LISTENs on the jobs channel and wakes the poller.
+ * Holds one dedicated connection that LISTENs on the jobs channel and wakes the poller. It is a session of its own:
+ * `listenUrl` when set (past a pooler), and none behind a pooler in transaction mode without it (ConveyorDatabase's
+ * `listenerConfig`), where workers find new jobs at their poll.
  * When the connection drops (restart, pg_terminate_backend) it reconnects with backoff and then
  * wakes the poller once, since notifications sent meanwhile were lost; the poll interval covers the gap.
  * A connection that receives nothing cannot tell a quiet queue from a dead peer (a server that dropped it during
@@ -38,7 +40,13 @@ export class NotificationListener {
     return this.connected;
   }
 
+  /** Whether there is a connection to LISTEN on: not behind a pooler in transaction mode without `listenUrl`. */
+  get canListen(): boolean {
+    return this.db.listenerConfig() !== null;
+  }
+
   async start(): Promise<void> {
+    if (!this.canListen) return;
     this.stopped = false;
     await this.connect();
   }
@@ -56,7 +64,9 @@ export class NotificationListener {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client(this.db.clientConfig('listener'));
+    const config = this.db.listenerConfig();
+    if (!config) return;
+    const client = new Client(config);
     this.client = client;
     client.on('notification', (msg) => this.poller.onNotification(msg.payload, msg.processId));
     client.on('error', (err) => this.lost(client, err));

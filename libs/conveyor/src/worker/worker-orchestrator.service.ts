@@ -48,7 +48,10 @@ export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplica
     this.leaseKeeper.start();
     await this.poller.start();
     this.maintenance.start();
-    if (this.options.listen) await this.listener.start();
+    if (this.options.listen) {
+      if (this.listener.canListen) await this.listener.start();
+      else this.logger.log(`No LISTEN behind a ${this.options.pooler}-mode pooler without listenUrl: polling every ${this.options.pollIntervalMs} ms`);
+    }
     this.logger.log(
       `Worker ${this.options.workerId} started: strategy ${this.options.claimStrategy}, concurrency ${this.options.concurrency}`,
     );
