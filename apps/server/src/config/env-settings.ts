@@ -44,6 +44,8 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   { env: 'PREFETCH', kind: 'int', target: 'prefetch', scope: 'engine', default: '10', description: 'Claimed jobs kept ready beyond the running ones' },
   { env: 'POLL_INTERVAL_MS', kind: 'int', target: 'pollIntervalMs', scope: 'engine', default: '1000', description: 'Fallback poll interval (LISTEN/NOTIFY wakes workers sooner)' },
   { env: 'LISTEN', kind: 'bool', target: 'listen', scope: 'engine', default: 'true', description: 'Wake workers with LISTEN/NOTIFY' },
+  { env: 'DATABASE_POOLER', kind: 'string', target: 'pooler', scope: 'engine', default: 'none', description: 'transaction when DATABASE_URL goes through a pooler in transaction mode (PgBouncer pool_mode=transaction): no named prepared statements, startup options or pipelining, and LISTEN only on LISTEN_DATABASE_URL (else workers poll)' },
+  { env: 'LISTEN_DATABASE_URL', kind: 'string', target: 'listenUrl', scope: 'engine', default: '(DATABASE_URL; none with DATABASE_POOLER=transaction)', description: 'Direct PostgreSQL URL (past the pooler) for the LISTEN connection' },
   { env: 'LEASE_MS', kind: 'int', target: 'leaseMs', scope: 'engine', default: '30000', description: 'Claim lease; a job whose worker stops heartbeating is rescued after it' },
   { env: 'HEARTBEAT_INTERVAL_MS', kind: 'int', target: 'heartbeatIntervalMs', scope: 'engine', default: '10000', description: 'How often held leases are extended (at most LEASE_MS/2)' },
   { env: 'MAINTENANCE_INTERVAL_MS', kind: 'int', target: 'maintenanceIntervalMs', scope: 'engine', default: '10000', description: 'How often the elected leader rescues jobs whose lease expired (old completed jobs are pruned every sixth tick, at most once a minute)' },
