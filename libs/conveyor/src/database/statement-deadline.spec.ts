@@ -1,0 +1,55 @@
+import { createServer, Server, Socket } from 'node:net';
+import type { Client } from 'pg';
+import { isConnectionError } from './connection-errors';
+import { StatementDeadlineError, withinDeadline } from './statement-deadline';
+
+/** A pg client as far as `withinDeadline` sees it: its connection's socket, here a real one to a silent server. */
+function clientOn(socket: Socket): Client {
+  return { connection: { stream: socket } } as unknown as Client;
+}
+
+describe('withinDeadline', () => {
+  let server: Server;
+  let socket: Socket;
+
+  beforeEach(async () => {
+    server = createServer(() => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    socket = new Socket();
+    await new Promise<void>((resolve) => socket.connect(port, '127.0.0.1', resolve));
+  });
+
+  afterEach(async () => {
+    socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('answers what the statement answered in time, and leaves the connection open', async () => {
+    await expect(withinDeadline(clientOn(socket), Promise.resolve('rows'), 1000)).resolves.toBe('rows');
+    expect(socket.destroyed).toBe(false);
+  });
+
+  it("passes the statement's own failure on", async () => {
+    const failure = new Error('syntax error');
+    await expect(withinDeadline(clientOn(socket), Promise.reject(failure), 1000)).rejects.toBe(failure);
+    expect(socket.destroyed).toBe(false);
+  });
+
+  it('fails an overrun statement as a connection error and abandons its connection', async () => {
+    const never = new Promise<never>(() => undefined);
+    const overrun = withinDeadline(clientOn(socket), never, 20);
+    await expect(overrun).rejects.toBeInstanceOf(StatementDeadlineError);
+    expect(isConnectionError(await overrun.catch((err: unknown) => err))).toBe(true);
+    expect(socket.destroyed).toBe(true);
+  });
+
+  it('sets no deadline when given none', async () => {
+    let answer!: (value: string) => void;
+    const late = new Promise<string>((resolve) => (answer = resolve));
+    const result = withinDeadline(clientOn(socket), late, Infinity);
+    setTimeout(() => answer('late rows'), 30);
+    await expect(result).resolves.toBe('late rows');
+    expect(socket.destroyed).toBe(false);
+  });
+});
