@@ -70,18 +70,28 @@ export class PrivatePostgres {
 
   /**
    * A streaming replica of this cluster (pg_basebackup), started on a port of its own; `name` is its
-   * application_name, which `synchronous_standby_names` may list on the primary.
+   * application_name, which `synchronous_standby_names` may list on the primary. The base backup copies the
+   * primary's postgresql.auto.conf, settings included; `synchronous_standby_names` is reset on the replica (unless
+   * `options.settings` gives one), or, once promoted, every commit on it would wait for a standby it does not have.
+   * `streamFrom` is where it streams from once started (default: this cluster): a proxy in front of this cluster,
+   * say, that a test can cut to hold the replica back. The base backup itself is taken straight from this cluster.
    */
-  async replica(name: string, options: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
+  async replica(name: string, options: PrivatePostgresOptions = {}, streamFrom?: { host: string; port: number }): Promise<PrivatePostgres> {
     const dir = mkdtempSync(join(tmpdir(), 'conveyor-pg-replica-'));
     chmodSync(dir, 0o755);
     giveToPostgres(dir);
     const replica = new PrivatePostgres(dir, await findFreePort(), options.listen ?? '127.0.0.1');
     live.add(replica);
-    await replica.pg('pg_basebackup', ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-D', replica.dataDir, '-X', 'stream', '-R']);
+    const host = this.listen.split(',')[0].trim();
+    const upstream = streamFrom ?? { host, port: this.port };
+    await replica.pg('pg_basebackup', ['-h', host, '-p', String(this.port), '-U', 'postgres', '-D', replica.dataDir, '-X', 'stream', '-R']);
     replica.configure({
       ...options,
-      settings: { ...options.settings, primary_conninfo: `'host=127.0.0.1 port=${this.port} user=postgres application_name=${name}'` },
+      settings: {
+        synchronous_standby_names: "''",
+        ...options.settings,
+        primary_conninfo: `'host=${upstream.host} port=${upstream.port} user=postgres application_name=${name}'`,
+      },
     });
     await replica.start();
     return replica;

@@ -2,7 +2,8 @@ import { createServer, Server, Socket } from 'node:net';
 
 /**
  * A loopback TCP proxy in front of PostgreSQL, so a test can make the database unreachable for one
- * app (cut every connection and refuse new ones) and bring it back, without touching the shared server.
+ * app (cut every connection and refuse new ones) and bring it back, without touching the shared server,
+ * or re-point it at another server (a failover: the address the app uses now reaches the promoted standby).
  */
 export class TcpProxy {
   private server: Server | null = null;
@@ -11,8 +12,8 @@ export class TcpProxy {
   port = 0;
 
   constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
+    private targetHost: string,
+    private targetPort: number,
   ) {}
 
   /** Starts listening on a free loopback port. */
@@ -40,6 +41,17 @@ export class TcpProxy {
 
   restore(): void {
     this.up = true;
+  }
+
+  /**
+   * Sends new connections to `port` (on `host`, by default the current target host) and cuts every open one,
+   * as a virtual IP or DNS name moved to another server does: nothing still open reaches the old target.
+   */
+  retarget(port: number, host = this.targetHost): void {
+    this.targetHost = host;
+    this.targetPort = port;
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
   }
 
   async stop(): Promise<void> {

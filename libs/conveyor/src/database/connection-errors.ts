@@ -12,6 +12,11 @@ const CONNECTION_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now (starting up / shutting down)
   '53300', // too_many_connections
+  // read_only_sql_transaction: the address reaches a server that cannot take writes — a standby not promoted yet,
+  // or an old primary that came back as one. For the queue that is the primary being unreachable: 503 with
+  // Retry-After and a retry, not a 500; and the connection is discarded (a pooled one is released with its
+  // failure), so the next one goes wherever the address points by then.
+  '25006',
 ]);
 
 /**

@@ -44,7 +44,13 @@ export class ConveyorHealthIndicator {
     try {
       // The deadline abandons a connection that does not answer (a network dropping packets) instead of leaving
       // it checked out of the pool.
-      await withTimeout(this.db.pool.query('SELECT 1', [], { deadlineMs: timeoutMs }), timeoutMs);
+      const { rows } = await withTimeout(
+        this.db.pool.query<{ readOnly: boolean }>(`SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`, [], { deadlineMs: timeoutMs }),
+        timeoutMs,
+      );
+      // A server that answers but cannot take writes (the address reaches a standby during a failover) cannot take
+      // jobs either: not ready, so traffic goes elsewhere until the address reaches the primary again.
+      if (rows[0]?.readOnly) return check.down({ message: 'the database is read-only (a standby, not the primary)' });
       return check.up({ latencyMs: Date.now() - started });
     } catch (err) {
       return check.down({ message: (err as Error).message });
