@@ -25,15 +25,26 @@ export interface JobRunSettings {
  * was rescued): the handler's signal fires and nothing is reported. `handBack()` (the worker stopping past
  * its grace period) fires the signal too, and the job is reported as "retry now", which does not use up
  * an attempt. The attempt ends at whichever comes first of the handler settling and its signal firing.
+ *
+ * While heartbeats cannot reach the server (a network cut), the run counts its lease as lost once it may have
+ * lapsed by this process's clock — when the claim or the last heartbeat that reached the server was sent, plus the
+ * lease, less one heartbeat interval: the server may have rescued the job and given it to another worker. The
+ * handler's signal fires then and nothing is reported; a job whose claim answer came too late is not started.
  */
 export class JobRun {
   private readonly abort = new AbortController();
   private lost = false;
+  /** performance.now() until which the lease is certainly still ours. */
+  private leaseValidUntil: number;
 
+  /** `claimSentAt`: the performance.now() at which the claim that returned the job was sent. */
   constructor(
     readonly job: ClaimedJob,
     private readonly settings: JobRunSettings,
-  ) {}
+    claimSentAt: number,
+  ) {
+    this.leaseValidUntil = this.validUntil(claimSentAt);
+  }
 
   /** Stop waiting for the handler and hand the job back. */
   handBack(): void {
@@ -42,6 +53,10 @@ export class JobRun {
 
   async run(): Promise<void> {
     const { job, settings } = this;
+    if (performance.now() >= this.leaseValidUntil) {
+      this.loseClaim();
+      return;
+    }
     const timer = setInterval(() => void this.heartbeat().catch(() => undefined), settings.heartbeatIntervalMs);
     try {
       const context: WorkerContext = {
@@ -70,17 +85,28 @@ export class JobRun {
   /** Extends the lease; a 409/404 means the claim is gone: abort the handler and throw LeaseLostError. */
   private async heartbeat(): Promise<void> {
     if (this.lost) throw new LeaseLostError(this.job.id);
+    const sentAt = performance.now();
     try {
       await this.settings.client.heartbeat(this.job.id, this.job.leaseToken, this.settings.leaseMs);
+      this.leaseValidUntil = Math.max(this.leaseValidUntil, this.validUntil(sentAt));
     } catch (err) {
-      if (isClaimGone(err)) {
-        this.lost = true;
-        this.abort.abort(new LeaseLostError(this.job.id));
+      if (isClaimGone(err) || performance.now() >= this.leaseValidUntil) {
+        this.loseClaim();
         throw new LeaseLostError(this.job.id);
       }
       this.settings.onError(err, this.job);
       throw err;
     }
+  }
+
+  /** The claim is gone, or may be: the handler's signal fires and nothing will be reported. */
+  private loseClaim(): void {
+    this.lost = true;
+    this.abort.abort(new LeaseLostError(this.job.id));
+  }
+
+  private validUntil(sentAt: number): number {
+    return sentAt + this.settings.leaseMs - this.settings.heartbeatIntervalMs;
   }
 
   private race<T>(work: Promise<T>): Promise<T> {

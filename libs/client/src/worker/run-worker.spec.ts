@@ -1,5 +1,6 @@
 import { ConveyorClient } from '../conveyor-client';
 import { ConveyorHttpError } from '../conveyor-http.error';
+import { LeaseLostError } from './abort-reasons';
 import { failureReport } from './failure-report';
 import { PermanentJobError } from './permanent-job.error';
 import { RetryLaterError } from './retry-later.error';
@@ -33,6 +34,33 @@ describe('runWorker without a server', () => {
     while (calls < 3) await new Promise((r) => setTimeout(r, 5));
     await worker.stop();
     expect(errors).toEqual([expect.objectContaining({ status: 503 })]);
+  });
+
+  it('aborts a running job and reports nothing once its lease may have lapsed while heartbeats cannot reach the server', async () => {
+    const job = { id: 'j1', queue: 'q', type: 'T', payload: {}, priority: 0, attempts: 1, maxAttempts: 5, runAt: '', createdAt: '', leaseToken: 't', lockedUntil: '' };
+    let claims = 0;
+    const requests: string[] = [];
+    const fetchImpl = (async (url: string | URL) => {
+      const path = new URL(String(url)).pathname;
+      requests.push(path);
+      if (path.endsWith('/claim')) return json(200, { jobs: claims++ === 0 ? [job] : [] });
+      throw new TypeError('fetch failed'); // the network is cut: heartbeats and reports do not arrive
+    }) as typeof fetch;
+    let abortedWith: (reason: unknown) => void;
+    const aborted = new Promise<unknown>((resolve) => (abortedWith = resolve));
+    const handler = (_job: unknown, context: { signal: AbortSignal }) =>
+      new Promise<never>(() => context.signal.addEventListener('abort', () => abortedWith(context.signal.reason), { once: true }));
+    const worker = runWorker('q', handler, {
+      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+      leaseMs: 300,
+      heartbeatIntervalMs: 50,
+      idleBackoff: { minMs: 1000, maxMs: 1000 },
+      onError: () => undefined,
+    });
+    const reason = await aborted;
+    await worker.stop();
+    expect(reason).toBeInstanceOf(LeaseLostError);
+    expect(requests.filter((p) => p.endsWith('/complete') || p.endsWith('/fail'))).toEqual([]);
   });
 
   it('checks its options', () => {

@@ -80,6 +80,7 @@ export function runWorker<P = unknown, R = unknown>(queue: string, handler: Work
       try {
         // Not cut short by stop(): jobs the server claimed for an abandoned request would wait out their lease.
         // Whatever this claim returns still runs, within the shutdown grace period.
+        const claimSentAt = performance.now();
         const jobs = await client!.claim(queue, { workerId, max: free, leaseMs, types: options.types });
         failures = 0;
         if (jobs.length === 0) {
@@ -88,7 +89,7 @@ export function runWorker<P = unknown, R = unknown>(queue: string, handler: Work
           continue;
         }
         idleMs = 0;
-        for (const job of jobs) start(new JobRun(job, settings));
+        for (const job of jobs) start(new JobRun(job, settings, claimSentAt));
       } catch (err) {
         if (err instanceof ConveyorHttpError && [400, 401, 403].includes(err.status)) throw err;
         onError(err);
