@@ -1,7 +1,8 @@
 import { DynamicModule, INestApplication, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { configureHttp, ConveyorHttpModule, ConveyorModule, ConveyorOptionsInput } from '@conveyor/core';
+import { ConveyorModule, ConveyorOptionsInput } from '@conveyor/core';
+import { configureHttp, ConveyorHttpModule } from '@conveyor/core/http';
 import { WorkerHooks } from '../shared/bench-queue.interface';
 import { BENCH_HOOKS, BenchNoopHandler } from './bench-noop.handler';
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ClaimedJob, Job } from '@conveyor/client';
-import { API_DOCS_PATH, API_ROLES, ApiRole, DASHBOARD_PATH } from '@conveyor/core';
+import { API_DOCS_PATH, API_ROLES, ApiRole, DASHBOARD_PATH } from '@conveyor/core/http';
 import { servedRoutes, toOpenApiPath } from '../support/served-routes';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';
 

@@ -2,15 +2,8 @@ import { DynamicModule, INestApplication, Module, Provider, Type } from '@nestjs
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Pool } from 'pg';
-import {
-  configureHttp,
-  ConveyorDatabase,
-  ConveyorHttpModule,
-  ConveyorHttpOptions,
-  ConveyorModule,
-  ConveyorOptionsInput,
-  JobsService,
-} from '@conveyor/core';
+import { ConveyorDatabase, ConveyorModule, ConveyorOptionsInput, JobsService } from '@conveyor/core';
+import { configureHttp, ConveyorHttpModule, ConveyorHttpOptions } from '@conveyor/core/http';
 import { TEST_DATABASE_URL_ENV } from './test-database-env';
 
 /** What a test needs to build an app. */

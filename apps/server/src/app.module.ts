@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ConveyorHttpModule, ConveyorModule } from '@conveyor/core';
+import { ConveyorModule } from '@conveyor/core';
+import { ConveyorHttpModule } from '@conveyor/core/http';
 import { AppConfig } from './config/app-config';
 import { APP_SETTINGS } from './config/app-settings.token';
 import { ExampleHandlersModule } from './handlers/example-handlers.module';

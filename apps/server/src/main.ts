@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { configureHttp, createConveyorLogger, validateConveyorOptions } from '@conveyor/core';
+import { createConveyorLogger, validateConveyorOptions } from '@conveyor/core';
+import { configureHttp } from '@conveyor/core/http';
 import { AppModule } from './app.module';
 import { AppConfig, envNameFor, loadAppConfig } from './config/app-config';
 import { resolveDatabaseUrl } from './database/resolve-database-url';

@@ -13,7 +13,6 @@ export * from './handlers/job-handler.decorator';
 export * from './handlers/job-handler.host';
 export * from './handlers/handler-registry.service';
 export * from './health/conveyor-health.indicator';
-export * from './http';
 export * from './jobs/job.entity';
 export * from './jobs/job-request.interface';
 export * from './jobs/job-status';

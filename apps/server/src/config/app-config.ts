@@ -1,8 +1,5 @@
 import { LogLevel } from '@nestjs/common';
 import {
-  API_ROLES,
-  ApiKeyOption,
-  ApiRole,
   ConveyorConfigError,
   ConveyorOptionsInput,
   isLogFormat,
@@ -11,6 +8,7 @@ import {
   LOG_LEVELS,
   LogFormat,
 } from '@conveyor/core';
+import { API_ROLES, ApiKeyOption, ApiRole } from '@conveyor/core/http';
 import { ENV_SETTINGS, EnvSetting } from './env-settings';
 
 /** Settings of the service around the engine. */

@@ -16,11 +16,10 @@ import { JobValidationError } from '../errors/job-request.errors';
 import { BulkRetryResult, BulkRetryService } from '../jobs/bulk-retry.service';
 import { JobStatus } from '../jobs/job-status';
 import { JobsService } from '../jobs/jobs.service';
-import { SubmitJobDto } from '../jobs/submit-job.dto';
 import { JobIdPipe } from './job-id.pipe';
 import { JobView, toJobView } from './job-view';
 import { ListJobsQuery } from './list-jobs.query';
-import { ApiAccess, ApiErrors, BulkRetryResultDto, JobBatchDto, JobDto, JobPageDto } from './openapi';
+import { ApiAccess, ApiErrors, BulkRetryResultDto, JobBatchDto, JobDto, JobPageDto, SubmitJobBodyDto } from './openapi';
 import { MAX_BULK_RETRY, RetryJobsBody } from './retry-jobs.body';
 import { conveyorValidationPipe } from './validation.pipe';
 
@@ -33,7 +32,7 @@ const JOB_ID = ApiParam({ name: 'id', format: 'uuid', description: 'The job id.'
  * job in an answer goes through toJobView, which leaves out the lease token of a RUNNING job.
  */
 @ApiTags('jobs')
-@ApiExtraModels(SubmitJobDto)
+@ApiExtraModels(SubmitJobBodyDto)
 @Controller('jobs')
 export class JobsController {
   constructor(
@@ -48,7 +47,7 @@ export class JobsController {
   @Post()
   @ApiAccess('producer')
   @ApiOperation({ summary: 'Submit a job', description: 'The payload is validated against the handler of its type before anything is stored.' })
-  @ApiBody({ type: SubmitJobDto })
+  @ApiBody({ type: SubmitJobBodyDto })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as the `idempotencyKey` field (they must agree if both are sent).' })
   @ApiCreatedResponse({ type: JobDto, description: 'The job was created.' })
   @ApiOkResponse({ type: JobDto, description: 'The idempotency key was already used with the same request: the earlier job.' })
@@ -68,7 +67,7 @@ export class JobsController {
   @Post('batch')
   @ApiAccess('producer')
   @ApiOperation({ summary: 'Submit many jobs at once', description: 'All or nothing, with one multi-row statement.' })
-  @ApiBody({ schema: { type: 'object', required: ['jobs'], properties: { jobs: { type: 'array', items: { $ref: getSchemaPath(SubmitJobDto) } } } } })
+  @ApiBody({ schema: { type: 'object', required: ['jobs'], properties: { jobs: { type: 'array', items: { $ref: getSchemaPath(SubmitJobBodyDto) } } } } })
   @ApiCreatedResponse({ type: JobBatchDto, description: 'Every job, in request order (earlier jobs for repeated idempotency keys).' })
   @ApiErrors({ 400: 'Invalid batch: `details` names `jobs[i].field`.', 409: 'An idempotency key was used for a different request.', 413: true, 503: true })
   async submitBatch(@Body() body: unknown): Promise<{ jobs: JobView[] }> {

@@ -6,3 +6,4 @@ export * from './health.dto';
 export * from './job.dto';
 export * from './queue.dto';
 export * from './setup-api-docs';
+export * from './submit-job-body.dto';

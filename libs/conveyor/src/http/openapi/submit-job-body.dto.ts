@@ -1,0 +1,40 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { SubmitJobDto } from '../../jobs/submit-job.dto';
+
+/**
+ * The OpenAPI description of a submission's envelope (SubmitJobDto, which validates it). `Required<>` makes
+ * the compiler name a field added to SubmitJobDto and missing here. The schema keeps the name SubmitJobDto.
+ */
+@ApiSchema({ name: 'SubmitJobDto' })
+export class SubmitJobBodyDto implements Required<SubmitJobDto> {
+  @ApiProperty({ description: 'A registered handler type (or a declared external type).', example: 'SEND_EMAIL', maxLength: 200 })
+  type: string;
+
+  @ApiProperty({ description: "Any JSON, checked against the handler's payload class.", example: { to: 'ada@example.com', subject: 'Welcome' } })
+  payload: unknown;
+
+  @ApiPropertyOptional({ description: "Defaults to the handler's queue, else `default`.", pattern: '^[A-Za-z0-9_.:-]+$', maxLength: 200 })
+  queue: string;
+
+  @ApiPropertyOptional({ description: 'Lower runs first.', default: 0, minimum: -1_000_000, maximum: 1_000_000 })
+  priority: number;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Run no earlier than this.' })
+  runAt: string;
+
+  @ApiPropertyOptional({ description: 'Run no earlier than this many milliseconds from now.', minimum: 0, maximum: 366 * 86_400_000 })
+  delayMs: number;
+
+  @ApiPropertyOptional({ description: 'Attempts before DEAD; defaults to the handler\'s, else MAX_ATTEMPTS.', minimum: 1, maximum: 1000 })
+  maxAttempts: number;
+
+  @ApiPropertyOptional({ description: 'The same key with the same request answers the earlier job (200).', maxLength: 255 })
+  idempotencyKey: string;
+
+  @ApiPropertyOptional({
+    description:
+      'At most one waiting or running job per (type, uniqueKey): while one exists, a submission with the key answers it (200); once it finished, the key is free.',
+    maxLength: 255,
+  })
+  uniqueKey: string;
+}
