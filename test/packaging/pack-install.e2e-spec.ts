@@ -1,0 +1,151 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+import { appLockfile, LocalTarball } from './app-lockfile';
+
+const run = promisify(execFile);
+const ROOT = join(__dirname, '..', '..');
+const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
+
+/** What a Nest app brings itself: the peers of @conveyor/core (the http entry point's included) and its compiler. */
+const HOST_PACKAGES = [
+  '@nestjs/common', '@nestjs/core', '@nestjs/platform-express', '@nestjs/schedule', '@nestjs/swagger', '@nestjs/terminus',
+  '@nestjs/typeorm', 'class-transformer', 'class-validator', 'helmet', 'pg', 'reflect-metadata', 'rxjs', 'typeorm',
+  'typescript', '@types/node',
+];
+
+const TSCONFIG = {
+  compilerOptions: {
+    module: 'node16',
+    moduleResolution: 'node16',
+    target: 'ES2022',
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+    strict: true,
+    strictPropertyInitialization: false,
+    skipLibCheck: true,
+    types: ['node'],
+    rootDir: 'src',
+    outDir: 'dist',
+  },
+  include: ['src'],
+};
+
+/**
+ * The packages as a Nest team gets them: `npm run build` output packed with `npm pack`, installed with npm into an
+ * app outside the repository (so nothing resolves through the repository's node_modules or path aliases), compiled
+ * with the installed TypeScript and run with node. A job submitted over REST and one enqueued in the app's own
+ * transaction are both worked by the app's handler, and the installed @conveyor/client sees them complete.
+ */
+describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', () => {
+  let dir: string;
+  let schema: TestSchema;
+  let app: ChildProcess | undefined;
+  const timings: Record<string, number> = {};
+
+  const timed = async <T>(label: string, step: () => Promise<T>): Promise<T> => {
+    const startedAt = Date.now();
+    try {
+      return await step();
+    } finally {
+      timings[label] = Date.now() - startedAt;
+    }
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'conveyor-packaging-'));
+    schema = await createTestSchema('packaging');
+    await timed('build', () => run(process.execPath, [join(ROOT, 'scripts/build-packages.js')], { cwd: ROOT }));
+    const tarballs = await timed('pack', () => Promise.all([pack('core'), pack('client')]));
+    const { packageJson, lockfile } = appLockfile(join(ROOT, 'package-lock.json'), HOST_PACKAGES, tarballs);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(packageJson, null, 2));
+    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lockfile, null, 2));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+    cpSync(join(__dirname, 'fixture-app', 'src'), join(dir, 'src'), { recursive: true });
+    await timed('npm ci', () => run('npm', ['ci', ...NPM_FLAGS], { cwd: dir }));
+    await timed('tsc', () => run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir }));
+  }, 170_000);
+
+  afterAll(async () => {
+    if (app && app.exitCode === null && app.signalCode === null) {
+      const exited = new Promise((done) => app?.once('exit', done));
+      app.kill('SIGTERM');
+      await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000).unref())]);
+      if (app.exitCode === null && app.signalCode === null) app.kill('SIGKILL');
+    }
+    rmSync(dir, { recursive: true, force: true });
+    await schema?.drop();
+    console.log(`[packaging] timings (ms): ${JSON.stringify(timings)}`);
+  });
+
+  /** Packs dist/packages/<name> into the app's packs folder. */
+  async function pack(name: string): Promise<LocalTarball> {
+    const folder = join(ROOT, 'dist', 'packages', name);
+    mkdirSync(join(dir, 'packs'), { recursive: true });
+    const { stdout } = await run('npm', ['pack', folder, '--pack-destination', join(dir, 'packs'), '--json'], { cwd: dir });
+    const [{ filename }] = JSON.parse(stdout) as { filename: string }[];
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as LocalTarball['manifest'];
+    return { tarball: `packs/${filename}`, absolutePath: join(dir, 'packs', filename), manifest };
+  }
+
+  it('installs the packages with their peers only, from the locked versions', () => {
+    const installed = (name: string) => JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+    expect(installed('@conveyor/core').version).toBe('0.1.0');
+    expect(installed('@conveyor/client').version).toBe('0.1.0');
+    const repoLock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
+    for (const name of HOST_PACKAGES) expect(`${name}@${installed(name).version}`).toBe(`${name}@${repoLock.packages[`node_modules/${name}`].version}`);
+  });
+
+  it('works a job submitted over REST and one enqueued in the app\'s own transaction', async () => {
+    const env = { ...process.env, DATABASE_URL: process.env.CONVEYOR_TEST_DATABASE_URL, DATABASE_SCHEMA: schema.schema };
+    const started = spawn(process.execPath, ['dist/main.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    app = started;
+    let output = '';
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const ready = await timed('app start', () =>
+      waitFor(
+        () => {
+          if (started.exitCode !== null) throw new Error(`The app exited with ${started.exitCode}:\n${output}`);
+          const line = output.split('\n').find((text) => text.startsWith('{"port"'));
+          return line ? (JSON.parse(line) as { port: number; transactionalJobId: string }) : undefined;
+        },
+        { timeoutMs: 30_000, message: 'the app to listen and enqueue its transactional job' },
+      ),
+    );
+    const baseUrl = `http://127.0.0.1:${ready.port}`;
+
+    const response = await fetch(`${baseUrl}/jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'SEND_EMAIL', payload: { to: 'ada@example.com', subject: 'Over REST' } }),
+    });
+    expect(response.status).toBe(201);
+    const restJob = (await response.json()) as { id: string };
+
+    const { stdout } = await timed('client waitFor', () =>
+      run(process.execPath, ['dist/wait-for-jobs.js', baseUrl, restJob.id, ready.transactionalJobId], { cwd: dir, timeout: 40_000 }),
+    );
+    expect(JSON.parse(stdout)).toEqual([
+      { id: restJob.id, status: 'COMPLETED', result: { deliveredTo: 'ada@example.com' } },
+      { id: ready.transactionalJobId, status: 'COMPLETED', result: { deliveredTo: 'grace@example.com' } },
+    ]);
+
+    const client = new Client({ connectionString: schema.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT job_id, recipient, subject FROM received_emails ORDER BY recipient');
+      expect(rows).toEqual([
+        { job_id: restJob.id, recipient: 'ada@example.com', subject: 'Over REST' },
+        { job_id: ready.transactionalJobId, recipient: 'grace@example.com', subject: 'In a transaction' },
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+});
