@@ -101,6 +101,19 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
     for (const name of HOST_PACKAGES) expect(`${name}@${installed(name).version}`).toBe(`${name}@${repoLock.packages[`node_modules/${name}`].version}`);
   });
 
+  it('loads the engine without the HTTP entry point\'s optional peers', async () => {
+    const optionalPeersLoadedBy = async (entry: string): Promise<string[]> => {
+      const script = `require(process.argv[1]);
+        const peer = /[\\\\/]node_modules[\\\\/](@nestjs[\\\\/]swagger|helmet|express)[\\\\/]/;
+        const loaded = new Set(Object.keys(require.cache).map((file) => peer.exec(file)?.[1].replace('\\\\', '/')).filter(Boolean));
+        console.log(JSON.stringify([...loaded].sort()));`;
+      const { stdout } = await run(process.execPath, ['-e', script, entry], { cwd: dir });
+      return JSON.parse(stdout) as string[];
+    };
+    expect(await optionalPeersLoadedBy('@conveyor/core')).toEqual([]);
+    expect(await optionalPeersLoadedBy('@conveyor/core/http')).toEqual(expect.arrayContaining(['@nestjs/swagger', 'helmet']));
+  });
+
   it('works a job submitted over REST and one enqueued in the app\'s own transaction', async () => {
     const env = { ...process.env, DATABASE_URL: process.env.CONVEYOR_TEST_DATABASE_URL, DATABASE_SCHEMA: schema.schema };
     const started = spawn(process.execPath, ['dist/main.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -119,6 +132,10 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
       ),
     );
     const baseUrl = `http://127.0.0.1:${ready.port}`;
+
+    const dashboard = await fetch(`${baseUrl}/dashboard`);
+    expect(dashboard.status).toBe(200);
+    expect(await dashboard.text()).toContain('<html');
 
     const response = await fetch(`${baseUrl}/jobs`, {
       method: 'POST',
