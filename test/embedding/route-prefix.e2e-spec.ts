@@ -86,7 +86,7 @@ describe.each(MOUNTS)('Conveyor mounted under $label', ({ label, base, options }
       await page.locator(`[data-job="${job.id}"]`).waitFor();
       await page.goto(`${base}/dashboard#/jobs/${job.id}`);
       await page.locator('div[data-view="job"]').waitFor();
-      const docsLink = await page.locator('a', { hasText: 'API docs' }).evaluate((a) => (a as HTMLAnchorElement).href);
+      const docsLink = await page.locator('a', { hasText: 'API docs' }).evaluate((a) => (a as unknown as { href: string }).href);
       expect(new URL(docsLink).pathname).toBe(`${base}/docs`);
     } finally {
       await close();
