@@ -14,7 +14,7 @@ const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
 
 /** What a Nest app brings itself: the peers of @conveyor/core (the http entry point's included) and its compiler. */
 const HOST_PACKAGES = [
-  '@nestjs/common', '@nestjs/core', '@nestjs/platform-express', '@nestjs/schedule', '@nestjs/swagger', '@nestjs/terminus',
+  '@nestjs/common', '@nestjs/core', '@nestjs/platform-express', '@nestjs/swagger', '@nestjs/terminus',
   '@nestjs/typeorm', 'class-transformer', 'class-validator', 'helmet', 'pg', 'reflect-metadata', 'rxjs', 'typeorm',
   'typescript', '@types/node',
 ];

@@ -1,9 +1,9 @@
 import { DynamicModule, INestApplication, Module, Provider, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { Pool } from 'pg';
 import { ConveyorDatabase, ConveyorModule, ConveyorOptionsInput, JobsService } from '@conveyor/core';
-import { configureHttp, ConveyorHttpModule, ConveyorHttpOptions } from '@conveyor/core/http';
+import { configureHttp, ConveyorHttpModule, ConveyorHttpModuleExtras, ConveyorHttpOptions } from '@conveyor/core/http';
 import { TEST_DATABASE_URL_ENV } from './test-database-env';
 
 /** What a test needs to build an app. */
@@ -19,8 +19,12 @@ export interface TestAppOptions {
   engine?: ConveyorOptionsInput;
   /** Mount the REST API (default true). */
   http?: boolean;
-  /** Mount it with `ConveyorHttpModule.forRoot(httpOptions)` (API keys, rate limit); plain import otherwise. */
-  httpOptions?: ConveyorHttpOptions;
+  /** Mount it with `ConveyorHttpModule.forRoot(httpOptions)` (API keys, rate limit, path); plain import otherwise. */
+  httpOptions?: ConveyorHttpOptions & ConveyorHttpModuleExtras;
+  /** `app.setGlobalPrefix(globalPrefix)` before configureHttp, as a host app would. */
+  globalPrefix?: string;
+  /** TypeORM options on top of the test defaults (a host's own entities, `synchronize`). */
+  typeOrm?: Partial<TypeOrmModuleOptions>;
   bodyLimitBytes?: number;
   poolSize?: number;
   poolTimeoutMs?: number;
@@ -74,7 +78,8 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
         connectionTimeoutMillis: options.poolTimeoutMs ?? 5000,
         application_name: options.appName ?? 'conveyor-test',
       },
-    }),
+      ...(options.typeOrm ?? {}),
+    } as TypeOrmModuleOptions),
     ConveyorModule.forRoot({ ...FAST_ENGINE, ...(options.engine ?? {}) }),
     TestHandlersModule,
   ];
@@ -84,6 +89,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   class TestAppModule {}
 
   const app = await NestFactory.create(TestAppModule, { bodyParser: false, logger: ['error', 'warn'] });
+  if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
   configureHttp(app, { bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024 });
   let baseUrl = '';
   try {

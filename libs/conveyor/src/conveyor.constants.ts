@@ -4,7 +4,3 @@ export const CONVEYOR_OPTIONS = Symbol('CONVEYOR_OPTIONS');
 export const CONVEYOR_DATA_SOURCE = Symbol('CONVEYOR_DATA_SOURCE');
 /** DI token of the active {@link ClaimStrategy} (chosen by `claimStrategy`). */
 export const CLAIM_STRATEGY = Symbol('CLAIM_STRATEGY');
-/** Name of the @nestjs/schedule interval that drives the fallback poll. */
-export const POLL_INTERVAL_NAME = 'conveyor:poll';
-/** Name of the @nestjs/schedule interval that drives leader maintenance. */
-export const MAINTENANCE_INTERVAL_NAME = 'conveyor:maintenance';

@@ -1,9 +1,7 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
-import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import { CONVEYOR_DATA_SOURCE } from './conveyor.constants';
 import { ConveyorOptionsInput } from './config/validate-conveyor-options';
-import { JobEntity } from './jobs/job.entity';
 
 /** Options known when the module is defined (needed to wire providers, so they cannot be async). */
 export interface ConveyorModuleExtras {
@@ -13,7 +11,9 @@ export interface ConveyorModuleExtras {
 
 /**
  * `ConveyorModule.forRoot(options)` / `forRootAsync({ useFactory, inject, imports })`. The module is
- * global (one engine per application) and binds Conveyor to the app's TypeORM DataSource.
+ * global (one engine per application) and binds Conveyor to the app's TypeORM DataSource. It registers no
+ * entity with TypeORM (its tables belong to its own migrations, which a host's `synchronize` must never
+ * touch) and no `ScheduleModule.forRoot()` (whether @Cron methods run is the host's choice).
  */
 export const {
   ConfigurableModuleClass: ConveyorConfigurableModule,
@@ -25,11 +25,6 @@ export const {
   .setExtras<ConveyorModuleExtras>({ dataSourceName: undefined }, (definition, extras) => ({
     ...definition,
     global: true,
-    imports: [
-      ...(definition.imports ?? []),
-      ScheduleModule.forRoot(),
-      TypeOrmModule.forFeature([JobEntity], extras.dataSourceName),
-    ],
     providers: [
       ...(definition.providers ?? []),
       { provide: CONVEYOR_DATA_SOURCE, useExisting: getDataSourceToken(extras.dataSourceName) },

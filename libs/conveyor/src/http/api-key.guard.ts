@@ -21,7 +21,7 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    // Global guards also see the host app's non-HTTP transports, which API keys say nothing about.
+    // API keys say nothing about other transports (a controller may also serve a microservice).
     if (context.getType() !== 'http' || !this.authenticator.enabled) return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride(Public, targets)) return true;

@@ -1,10 +1,12 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INestApplication } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { json } from 'express';
 import helmet from 'helmet';
 import { answerClientErrors } from './client-error.responder';
+import { CONVEYOR_HTTP_MOUNT_PATH } from './conveyor-http.constants';
 import { errorBody } from './error-body';
 import { setupApiDocs } from './openapi/setup-api-docs';
 
@@ -12,7 +14,10 @@ import { setupApiDocs } from './openapi/setup-api-docs';
 export interface HttpSettings {
   /** Largest accepted body, in bytes. */
   bodyLimitBytes: number;
-  /** Serve the OpenAPI document (Swagger UI at /docs, JSON at /docs-json); default true. */
+  /**
+   * Serve the OpenAPI document (Swagger UI at /docs, JSON at /docs-json, under the global prefix and the
+   * module's `path`); default true. Set the global prefix before calling configureHttp.
+   */
   apiDocs?: boolean;
 }
 
@@ -57,7 +62,7 @@ export function configureHttp(app: INestApplication, settings: HttpSettings): vo
     const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 400;
     return res.status(status).json(errorBody(status, err.message ?? 'Bad request'));
   });
-  if (settings.apiDocs !== false) setupApiDocs(app);
+  if (settings.apiDocs !== false) setupApiDocs(app, mountPathOf(app));
 }
 
 /**
@@ -68,4 +73,16 @@ function refuseInvalidUtf8(_req: IncomingMessage, _res: ServerResponse, body: Bu
   if (encoding === 'utf-8' && !isUtf8(body)) {
     throw Object.assign(new Error('Invalid UTF-8 in request body'), { status: 400, type: INVALID_UTF8 });
   }
+}
+
+/**
+ * ConveyorHttpModule's `path` in this app; `''` without one. Looked up rather than asked for with `app.get`,
+ * which ends the process when the token is missing (no path, or no ConveyorHttpModule at all).
+ */
+function mountPathOf(app: INestApplication): string {
+  for (const moduleRef of app.get(ModulesContainer).values()) {
+    const provider = moduleRef.providers.get(CONVEYOR_HTTP_MOUNT_PATH);
+    if (provider) return provider.instance as string;
+  }
+  return '';
 }

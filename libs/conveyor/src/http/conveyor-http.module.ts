@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { ApiKeyGuard } from './api-key.guard';
 import { CONVEYOR_HTTP_SETTINGS } from './conveyor-http.constants';
 import { CONVEYOR_HTTP_MODULE_INPUT, ConveyorHttpConfigurableModule } from './conveyor-http.module-definition';
 import { ConveyorHttpOptions, ConveyorHttpSettings } from './conveyor-http-options.interface';
-import { ConveyorExceptionFilter } from './conveyor-exception.filter';
 import { DashboardController } from './dashboard/dashboard.controller';
 import { ExternalWorkersController } from './external-workers.controller';
 import { HealthController } from './health.controller';
@@ -17,12 +15,12 @@ import { RateLimitGuard } from './rate-limit.guard';
 import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
 
 /**
- * Conveyor's REST API: jobs, queues, external workers, health and metrics. Import next to `ConveyorModule.forRoot(...)`, either as
- * is (open, unlimited: for development) or as `ConveyorHttpModule.forRoot({ apiKeys, rateLimit })`.
+ * Conveyor's REST API: jobs, queues, external workers, health, metrics and the dashboard. Import next to
+ * `ConveyorModule.forRoot(...)`, either as is (open, unlimited: for development) or as
+ * `ConveyorHttpModule.forRoot({ apiKeys, rateLimit, path })`.
  *
- * The guards are global, so with keys configured they also cover the host app's own routes: those need
- * an admin key unless marked `@RequiresRole('producer')` or `@Public()`. Closed by default is the safer
- * way to be surprised. The rate-limit guard is registered first, so it runs first.
+ * Nothing here is global: the rate limit, the API keys and the error format are bound to Conveyor's own
+ * controllers (ConveyorRoutes), so the host app's routes, guards, filters and pipes stay its own.
  */
 @Module({
   imports: [TerminusModule],
@@ -36,9 +34,8 @@ import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
         validateConveyorHttpOptions(input ?? { rateLimit: false }),
     },
     ApiKeyAuthenticator,
-    { provide: APP_GUARD, useClass: RateLimitGuard },
-    { provide: APP_GUARD, useClass: ApiKeyGuard },
-    { provide: APP_FILTER, useClass: ConveyorExceptionFilter },
+    RateLimitGuard,
+    ApiKeyGuard,
   ],
 })
 export class ConveyorHttpModule extends ConveyorHttpConfigurableModule {}

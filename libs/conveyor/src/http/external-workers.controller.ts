@@ -19,6 +19,7 @@ import { JobIdPipe } from './job-id.pipe';
 import { ApiAccess, ApiErrors } from './openapi';
 import { QueueNamePipe } from './queue-name.pipe';
 import { conveyorValidationPipe } from './validation.pipe';
+import { ConveyorRoutes } from './conveyor-routes.decorator';
 
 const CONFLICT = 'The job is not RUNNING under this lease token (the lease expired and the job was rescued, or its outcome was already reported); nothing changed.';
 const JOB_ID = ApiParam({ name: 'id', format: 'uuid', description: 'The claimed job.' });
@@ -30,6 +31,7 @@ const JOB_ID = ApiParam({ name: 'id', format: 'uuid', description: 'The claimed 
  * Needs a `worker` (or `admin`) key when API keys are configured. See ExternalWorkers for the protocol.
  */
 @ApiTags('external workers')
+@ConveyorRoutes()
 @Controller()
 export class ExternalWorkersController {
   constructor(private readonly workers: ExternalWorkers) {}

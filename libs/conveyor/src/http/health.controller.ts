@@ -4,9 +4,11 @@ import { HealthCheck, HealthCheckResult, HealthCheckService } from '@nestjs/term
 import { ConveyorHealthIndicator } from '../health/conveyor-health.indicator';
 import { HealthReportDto } from './openapi';
 import { Public } from './public.decorator';
+import { ConveyorRoutes } from './conveyor-routes.decorator';
 
 /** Liveness and readiness for orchestrators, in terminus format. Never behind API keys. */
 @ApiTags('health')
+@ConveyorRoutes()
 @Controller('health')
 @Public()
 export class HealthController {

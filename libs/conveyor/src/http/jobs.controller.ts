@@ -22,6 +22,7 @@ import { ListJobsQuery } from './list-jobs.query';
 import { ApiAccess, ApiErrors, BulkRetryResultDto, JobBatchDto, JobDto, JobPageDto, SubmitJobBodyDto } from './openapi';
 import { MAX_BULK_RETRY, RetryJobsBody } from './retry-jobs.body';
 import { conveyorValidationPipe } from './validation.pipe';
+import { ConveyorRoutes } from './conveyor-routes.decorator';
 
 const DEFAULT_PAGE = 50;
 
@@ -33,6 +34,7 @@ const JOB_ID = ApiParam({ name: 'id', format: 'uuid', description: 'The job id.'
  */
 @ApiTags('jobs')
 @ApiExtraModels(SubmitJobBodyDto)
+@ConveyorRoutes()
 @Controller('jobs')
 export class JobsController {
   constructor(

@@ -3,12 +3,14 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import { Registry } from 'prom-client';
 import { ConveyorMetrics } from '../metrics/conveyor-metrics.service';
 import { Public } from './public.decorator';
+import { ConveyorRoutes } from './conveyor-routes.decorator';
 
 /**
  * The Prometheus scrape endpoint. Open like the health probes, since scrapers carry no API key: it shows
  * queue and job type names and counts, no payloads, so keep it on the internal network.
  */
 @ApiTags('metrics')
+@ConveyorRoutes()
 @Controller('metrics')
 @Public()
 export class MetricsController {

@@ -5,6 +5,7 @@ import { ThroughputReport } from '../jobs/queue-throughput.interface';
 import { ApiAccess, ApiErrors, QueueListDto, QueuePausedDto, ThroughputReportDto } from './openapi';
 import { ThroughputQuery } from './throughput.query';
 import { conveyorValidationPipe } from './validation.pipe';
+import { ConveyorRoutes } from './conveyor-routes.decorator';
 
 const DEFAULT_THROUGHPUT_MINUTES = 15;
 
@@ -12,6 +13,7 @@ const QUEUE = ApiParam({ name: 'queue', description: 'Queue name: 1-200 of lette
 
 /** Queue views and controls. */
 @ApiTags('queues')
+@ConveyorRoutes()
 @Controller('queues')
 export class QueuesController {
   constructor(private readonly queues: QueuesService) {}

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
-import { CONVEYOR_OPTIONS, MAINTENANCE_INTERVAL_NAME } from '../conveyor.constants';
+import { CONVEYOR_OPTIONS } from '../conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorEvents } from '../events/conveyor-events.service';
 import { LeaderElection } from './leader-election.service';
@@ -8,17 +7,18 @@ import { LeaseSweeper } from './lease-sweeper.service';
 import { RetentionCleaner } from './retention-cleaner.service';
 
 /**
- * Runs the maintenance duties (lease rescue, retention) on a SchedulerRegistry interval, on whichever
- * instance currently holds leadership; the others only try to become leader.
+ * Runs the maintenance duties (lease rescue, retention) on an interval, on whichever instance currently
+ * holds leadership; the others only try to become leader. A plain timer: the engine leaves @nestjs/schedule
+ * (and its global explorer of @Cron/@Interval methods) to the host app.
  */
 @Injectable()
 export class MaintenanceService {
   private readonly logger = new Logger('Conveyor:Maintenance');
   private ticking: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
-    private readonly schedulerRegistry: SchedulerRegistry,
     private readonly leader: LeaderElection,
     private readonly sweeper: LeaseSweeper,
     private readonly retention: RetentionCleaner,
@@ -26,15 +26,14 @@ export class MaintenanceService {
   ) {}
 
   start(): void {
-    if (this.schedulerRegistry.doesExist('interval', MAINTENANCE_INTERVAL_NAME)) return;
-    this.schedulerRegistry.addInterval(MAINTENANCE_INTERVAL_NAME, setInterval(() => void this.tick(), this.options.maintenanceIntervalMs));
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.options.maintenanceIntervalMs);
     void this.tick();
   }
 
   async stop(): Promise<void> {
-    if (this.schedulerRegistry.doesExist('interval', MAINTENANCE_INTERVAL_NAME)) {
-      this.schedulerRegistry.deleteInterval(MAINTENANCE_INTERVAL_NAME);
-    }
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
     await this.ticking;
     await this.leader.release();
   }

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
-import { CLAIM_STRATEGY, CONVEYOR_OPTIONS, POLL_INTERVAL_NAME } from '../conveyor.constants';
+import { CLAIM_STRATEGY, CONVEYOR_OPTIONS } from '../conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ClaimStrategy } from '../claiming/claim-strategy.interface';
 import { isConnectionError } from '../database/connection-errors';
@@ -21,8 +20,8 @@ const CLOCK_SLACK_MS = 20;
  * It is woken (1) by a NOTIFY from the insert trigger, or sooner by this instance's own committed insert
  * (the pair wakes it once: OwnInsertNotices), or, for a submission of its own it can take at once, right as
  * the insert is sent (LocalPickup), (2) by a timer armed for the earliest future run_at it has heard of,
- * (3) when the pool has drained its buffer after a full claim (more work is likely waiting), and (4) by the
- * fallback interval registered in @nestjs/schedule's SchedulerRegistry.
+ * (3) when the pool has drained its buffer after a full claim (more work is likely waiting), and (4) by a
+ * fallback interval (a plain timer: the engine leaves @nestjs/schedule to the host app).
  * Wake-ups that arrive while a claim is in flight are folded into one more round, so a burst of
  * notifications costs one query, not one each. Each round asks for exactly the pool's free room and
  * goes again at once when it got all it asked for.
@@ -54,11 +53,11 @@ export class JobPoller implements LocalTaker {
   /** Jobs of this instance's quiet inserts not claimed yet. */
   private readonly unclaimed = new UnclaimedOwnInserts();
   private detachPickup: (() => void) | null = null;
+  private fallbackTimer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
     @Inject(CLAIM_STRATEGY) private readonly strategy: ClaimStrategy,
-    private readonly schedulerRegistry: SchedulerRegistry,
     private readonly pool: WorkerPool,
     private readonly events: ConveyorEvents,
     private readonly pickup: LocalPickup,
@@ -81,7 +80,7 @@ export class JobPoller implements LocalTaker {
   start(): Promise<void> {
     if (this.running) return Promise.resolve();
     this.running = true;
-    this.schedulerRegistry.addInterval(POLL_INTERVAL_NAME, setInterval(() => this.fallbackPoll(), this.options.pollIntervalMs));
+    this.fallbackTimer = setInterval(() => this.fallbackPoll(), this.options.pollIntervalMs);
     this.unsubscribe = [
       this.events.on('maintained', () => (this.maintainedSinceTick = true)),
       this.events.on('capacity', () => {
@@ -97,7 +96,8 @@ export class JobPoller implements LocalTaker {
   stop(): void {
     if (!this.running) return;
     this.running = false;
-    if (this.schedulerRegistry.doesExist('interval', POLL_INTERVAL_NAME)) this.schedulerRegistry.deleteInterval(POLL_INTERVAL_NAME);
+    if (this.fallbackTimer) clearInterval(this.fallbackTimer);
+    this.fallbackTimer = null;
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
     this.detachPickup?.();

@@ -1,7 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 
-/** Where the Swagger UI is served; the JSON document is at `${API_DOCS_PATH}-json`. */
+/**
+ * Where the Swagger UI is served, below the app's global prefix and ConveyorHttpModule's `path`; the JSON
+ * document is at `${API_DOCS_PATH}-json` next to it.
+ */
 export const API_DOCS_PATH = '/docs';
 
 const DESCRIPTION = `Background jobs with the queue in PostgreSQL.
@@ -13,10 +16,12 @@ dashboard's page stay open.`;
 
 /**
  * Serves the OpenAPI document built from the controllers' decorators: the Swagger UI at `/docs`, the JSON at
- * `/docs-json`. Plain Express routes, so the API-key guard and the rate limit never see them. The document
+ * `/docs-json`, both under `<global prefix>/<mountPath>` like the API they describe (whose paths the document
+ * lists in full). Plain Express routes, so the API-key guard and the rate limit never see them. The document
  * is built on its first request, when every module's routes are known, and kept.
  */
-export function setupApiDocs(app: INestApplication): void {
+export function setupApiDocs(app: INestApplication, mountPath = ''): void {
+  const docsPath = `${mountPath ? `/${mountPath}` : ''}${API_DOCS_PATH}`;
   const config = new DocumentBuilder()
     .setTitle('Conveyor API')
     .setDescription(DESCRIPTION)
@@ -24,13 +29,13 @@ export function setupApiDocs(app: INestApplication): void {
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key from API_KEYS (producer or admin role).' })
     .build();
   SwaggerModule.setup(
-    API_DOCS_PATH,
+    docsPath,
     app,
     () =>
       SwaggerModule.createDocument(app, config, {
         operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
       }),
     // The key typed into Authorize stays in the page (no persistAuthorization: it would sit in localStorage).
-    { jsonDocumentUrl: `${API_DOCS_PATH}-json`, raw: ['json'], customSiteTitle: 'Conveyor API' },
+    { jsonDocumentUrl: `${docsPath}-json`, raw: ['json'], customSiteTitle: 'Conveyor API', useGlobalPrefix: true },
   );
 }

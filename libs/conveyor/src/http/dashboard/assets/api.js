@@ -3,6 +3,12 @@
 
 const KEY_STORAGE = 'conveyor.apiKey';
 
+/**
+ * Where the API is: one level above this script (`<base>/dashboard/api.js` → `<base>/`), whatever global
+ * prefix, module path or proxy prefix `<base>` is. The views name routes as in the API docs (`/jobs`).
+ */
+const API_ROOT = new URL('../', import.meta.url);
+
 /** An error answer of the API, with its status and `{ message, details }` body. */
 export class ApiError extends Error {
   constructor(status, message, body) {
@@ -30,7 +36,7 @@ export async function api(method, path, body) {
   if (key) headers.authorization = `Bearer ${key}`;
   let res;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(new URL(path.replace(/^\//, ''), API_ROOT), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
     throw new ApiError(0, `The service did not answer (${err.message}).`, null);
   }
