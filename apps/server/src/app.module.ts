@@ -1,7 +1,8 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConveyorModule } from '@conveyor/core';
-import { ConveyorHttpModule } from '@conveyor/core/http';
+import { ConveyorExceptionFilter, ConveyorHttpModule } from '@conveyor/core/http';
 import { AppConfig } from './config/app-config';
 import { APP_SETTINGS } from './config/app-settings.token';
 import { ExampleHandlersModule } from './handlers/example-handlers.module';
@@ -15,7 +16,11 @@ class AppSettingsModule {
   }
 }
 
-/** The runnable service: TypeORM + the Conveyor engine + its REST API + the example handlers. */
+/**
+ * The runnable service: TypeORM + the Conveyor engine + its REST API + the example handlers. The library binds its
+ * exception filter to its own controllers only; this app is all Conveyor, so every answer, an unknown route's
+ * included, takes the same error shape.
+ */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -46,6 +51,7 @@ export class AppModule {
         }),
         ExampleHandlersModule,
       ],
+      providers: [{ provide: APP_FILTER, useClass: ConveyorExceptionFilter }],
     };
   }
 }
