@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
-import { JobStatus, LeaderElection } from '@conveyor/core';
+import { JobStatus } from '@conveyor/core';
+import { LeaderElection } from '@conveyor/core/maintenance/leader-election.service';
 import { countByStatus, invocationStats } from '../support/job-queries';
 import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';

@@ -1,18 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
-import {
-  CLAIM_STRATEGY,
-  ClaimStrategy,
-  ClaimStrategyName,
-  Job,
-  JobContext,
-  JobHandler,
-  JobHandlerHost,
-  JobStatus,
-  MaintenanceService,
-  QueuesService,
-  WorkerPool,
-} from '@conveyor/core';
+import { ClaimStrategyName, Job, JobContext, JobHandler, JobHandlerHost, JobStatus, QueuesService } from '@conveyor/core';
+import { ClaimStrategy } from '@conveyor/core/claiming';
+import { CLAIM_STRATEGY } from '@conveyor/core/conveyor.constants';
+import { MaintenanceService } from '@conveyor/core/maintenance/maintenance.service';
+import { WorkerPool } from '@conveyor/core/worker/worker-pool.service';
 // Not public API: the conformance suite drives the Completer directly to play a worker that lost its claim.
 import { Completer } from '../../libs/conveyor/src/worker/completer.service';
 import { WorkerConnection } from '../../libs/conveyor/src/database/worker-connection.service';

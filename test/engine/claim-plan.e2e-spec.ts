@@ -1,5 +1,7 @@
 import { Client } from 'pg';
-import { ConveyorDatabase, JobStatus, WorkerConnection } from '@conveyor/core';
+import { JobStatus } from '@conveyor/core';
+import { ConveyorDatabase } from '@conveyor/core/database/conveyor-database.service';
+import { WorkerConnection } from '@conveyor/core/database/worker-connection.service';
 import { CLAIM_PLANNER_OPTIONS } from '../../libs/conveyor/src/database/worker-connection.service';
 import { quoteLiteral } from '../../libs/conveyor/src/database/quote';
 import { ClaimStamp, claimNonce, jobClaimByVersion, jobClaimSkipLocked, jobFinishMany, Statement } from '../../libs/conveyor/src/sql';

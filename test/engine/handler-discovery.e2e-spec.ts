@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { HandlerRegistry, JobHandler, JobHandlerDefinitionError, JobHandlerHost } from '@conveyor/core';
+import { JobHandler, JobHandlerDefinitionError, JobHandlerHost } from '@conveyor/core';
+import { HandlerRegistry } from '@conveyor/core/handlers/handler-registry.service';
 import { createTestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 

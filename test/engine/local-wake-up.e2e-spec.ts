@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
-import { ConveyorEvents, JobPoller } from '@conveyor/core';
+import { ConveyorEvents } from '@conveyor/core';
+import { JobPoller } from '@conveyor/core/scheduler/job-poller.service';
 import { NotificationListener } from '../../libs/conveyor/src/scheduler/notification-listener.service';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';

@@ -1,4 +1,4 @@
-import { MaintenanceService } from '@conveyor/core';
+import { MaintenanceService } from '@conveyor/core/maintenance/maintenance.service';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';

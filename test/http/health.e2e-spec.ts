@@ -1,4 +1,5 @@
-import { Job, JobPoller, JobStatus, WorkerOrchestrator } from '@conveyor/core';
+import { Job, JobStatus, WorkerOrchestrator } from '@conveyor/core';
+import { JobPoller } from '@conveyor/core/scheduler/job-poller.service';
 import { waitFor } from '../support/wait-for';
 import { ControlledHandler, HandlerControls } from './support/controlled.handler';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';

@@ -1,4 +1,5 @@
-import { Job, JobContext, JobHandler, JobHandlerHost, JobStatus, WorkerPool } from '@conveyor/core';
+import { Job, JobContext, JobHandler, JobHandlerHost, JobStatus } from '@conveyor/core';
+import { WorkerPool } from '@conveyor/core/worker/worker-pool.service';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';

@@ -2,7 +2,8 @@ import { DynamicModule, INestApplication, Module, Provider, Type } from '@nestjs
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { Pool } from 'pg';
-import { ConveyorDatabase, ConveyorModule, ConveyorOptionsInput, JobsService } from '@conveyor/core';
+import { ConveyorModule, ConveyorOptionsInput, JobsService } from '@conveyor/core';
+import { ConveyorDatabase } from '@conveyor/core/database/conveyor-database.service';
 import { configureHttp, ConveyorHttpModule, ConveyorHttpModuleExtras, ConveyorHttpOptions } from '@conveyor/core/http';
 import { TEST_DATABASE_URL_ENV } from './test-database-env';
 

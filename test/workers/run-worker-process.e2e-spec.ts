@@ -1,4 +1,5 @@
-import { JobStatus, LeaderElection } from '@conveyor/core';
+import { JobStatus } from '@conveyor/core';
+import { LeaderElection } from '@conveyor/core/maintenance/leader-election.service';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';

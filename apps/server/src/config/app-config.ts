@@ -1,13 +1,5 @@
 import { LogLevel } from '@nestjs/common';
-import {
-  ConveyorConfigError,
-  ConveyorOptionsInput,
-  isLogFormat,
-  isLogLevel,
-  LOG_FORMATS,
-  LOG_LEVELS,
-  LogFormat,
-} from '@conveyor/core';
+import { ConveyorConfigError, ConveyorOptionsInput, isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS, LogFormat } from '@conveyor/core';
 import { API_ROLES, ApiKeyOption, ApiRole } from '@conveyor/core/http';
 import { ENV_SETTINGS, EnvSetting } from './env-settings';
 
