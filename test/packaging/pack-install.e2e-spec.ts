@@ -101,7 +101,7 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
     for (const name of HOST_PACKAGES) expect(`${name}@${installed(name).version}`).toBe(`${name}@${repoLock.packages[`node_modules/${name}`].version}`);
   });
 
-  it('loads the engine without the HTTP entry point\'s optional peers', async () => {
+  it('loads the engine and its testing helpers without the HTTP entry point\'s optional peers', async () => {
     const optionalPeersLoadedBy = async (entry: string): Promise<string[]> => {
       const script = `require(process.argv[1]);
         const peer = /[\\\\/]node_modules[\\\\/](@nestjs[\\\\/]swagger|helmet|express)[\\\\/]/;
@@ -112,6 +112,8 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
     };
     expect(await optionalPeersLoadedBy('@conveyor/core')).toEqual([]);
     expect(await optionalPeersLoadedBy('@conveyor/core/http')).toEqual(expect.arrayContaining(['@nestjs/swagger', 'helmet']));
+    // The handler-testing helpers are part of the package and need no HTTP peer either.
+    expect(await optionalPeersLoadedBy('@conveyor/core/testing')).toEqual([]);
   });
 
   it('works a job submitted over REST and one enqueued in the app\'s own transaction', async () => {

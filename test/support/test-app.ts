@@ -1,4 +1,4 @@
-import { DynamicModule, INestApplication, Module, Provider, Type } from '@nestjs/common';
+import { DynamicModule, INestApplication, LogLevel, Module, Provider, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { Pool } from 'pg';
@@ -33,6 +33,8 @@ export interface TestAppOptions {
   appName?: string;
   /** Listen on a loopback port (for tests that need a real socket); otherwise only app.init(). */
   listen?: boolean;
+  /** The Nest HTTP platform (default express). */
+  platform?: 'express' | 'fastify';
 }
 
 /** A running Conveyor app inside the test process. */
@@ -89,7 +91,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   @Module({ imports })
   class TestAppModule {}
 
-  const app = await NestFactory.create(TestAppModule, { bodyParser: false, logger: ['error', 'warn'] });
+  const app = await createNestApp(TestAppModule, options.platform ?? 'express');
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
   configureHttp(app, { bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024 });
   let baseUrl = '';
@@ -100,6 +102,8 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
       baseUrl = `http://127.0.0.1:${address.port}`;
     } else {
       await app.init();
+      // Fastify compiles its hooks and routes in ready(), which only listen() calls on its own.
+      if (options.platform === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
     }
   } catch (err) {
     // A failed start-up (e.g. a bad handler) must not leave the DataSource's pool open.
@@ -118,4 +122,12 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     jobsTable: db.jobsTable,
     close: () => (closed ??= app.close().then(() => sql.end())),
   };
+}
+
+/** The app on the chosen platform; Fastify's adapter is loaded only by the tests that ask for it. */
+async function createNestApp(module: Type<unknown>, platform: 'express' | 'fastify'): Promise<INestApplication> {
+  const settings = { bodyParser: false, logger: ['error', 'warn'] as LogLevel[] };
+  if (platform === 'express') return NestFactory.create(module, settings);
+  const { FastifyAdapter } = await import('@nestjs/platform-fastify');
+  return NestFactory.create(module, new FastifyAdapter(), settings);
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { Request } from 'express';
 import { ApiKeyRing, ApiPrincipal } from './api-key-ring';
 import { CONVEYOR_HTTP_SETTINGS } from './conveyor-http.constants';
 import { ConveyorHttpSettings } from './conveyor-http-options.interface';
 import { HTTP_MESSAGES } from './http.messages';
+import { HttpRequestLike } from './http-request';
 
 /** What a request's credentials amount to. */
 export type Authentication = { principal: ApiPrincipal } | { problem: 'missing' | 'invalid' };
@@ -20,7 +20,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
 export class ApiKeyAuthenticator implements OnApplicationBootstrap {
   private readonly logger = new Logger('Conveyor:Http');
   private readonly ring: ApiKeyRing;
-  private readonly answers = new WeakMap<Request, Authentication>();
+  private readonly answers = new WeakMap<HttpRequestLike, Authentication>();
 
   constructor(@Inject(CONVEYOR_HTTP_SETTINGS) settings: ConveyorHttpSettings) {
     this.ring = new ApiKeyRing(settings.apiKeys);
@@ -36,7 +36,7 @@ export class ApiKeyAuthenticator implements OnApplicationBootstrap {
   }
 
   /** The principal behind the request's key, or why there is none. */
-  authenticate(req: Request): Authentication {
+  authenticate(req: HttpRequestLike): Authentication {
     let answer = this.answers.get(req);
     if (!answer) {
       answer = this.check(req.headers.authorization);

@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { roleAllows } from './api-role';
 import { HTTP_MESSAGES } from './http.messages';
+import { HttpRequestLike } from './http-request';
 import { Public } from './public.decorator';
 import { RequiresRole } from './requires-role.decorator';
 
@@ -18,6 +18,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -27,10 +28,10 @@ export class ApiKeyGuard implements CanActivate {
     if (this.reflector.getAllAndOverride(Public, targets)) return true;
 
     const http = context.switchToHttp();
-    const auth = this.authenticator.authenticate(http.getRequest<Request>());
+    const auth = this.authenticator.authenticate(http.getRequest<HttpRequestLike>());
     if ('problem' in auth) {
       const invalid = auth.problem === 'invalid';
-      http.getResponse<Response>().setHeader('WWW-Authenticate', `Bearer realm="conveyor"${invalid ? ', error="invalid_token"' : ''}`);
+      this.adapterHost.httpAdapter.setHeader(http.getResponse(), 'WWW-Authenticate', `Bearer realm="conveyor"${invalid ? ', error="invalid_token"' : ''}`);
       throw new UnauthorizedException(invalid ? HTTP_MESSAGES.invalidKey : HTTP_MESSAGES.missingKey);
     }
     const required = this.reflector.getAllAndOverride(RequiresRole, targets) ?? 'admin';

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import { HttpAdapterHost } from '@nestjs/core';
 import { MESSAGES } from '../conveyor.messages';
 import { isConnectionError } from '../database/connection-errors';
 import { DatabaseUnavailableError, JobRequestError } from '../errors/job-request.errors';
@@ -11,28 +11,31 @@ export const RETRY_AFTER_SECONDS = 2;
 /**
  * Turns every error into `{ statusCode, error, message, details? }`: request errors keep their status,
  * an unreachable database is a 503 with Retry-After (never a 500 or a hang), anything unexpected a 500
- * whose details stay in the log.
+ * whose details stay in the log. It answers through Nest's HTTP adapter, so it works on Express and Fastify.
  */
 @Catch()
 export class ConveyorExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Conveyor:Http');
 
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<Response>();
-    if (res.headersSent) return;
+    const http = this.adapterHost.httpAdapter;
+    const res: unknown = host.switchToHttp().getResponse();
+    if (http.isHeadersSent(res)) return;
     // Terminus answers an unhealthy check with its own documented body; orchestrators parse it as is. Not ready is
     // a 503 like any other: it says when to ask again.
     if (exception instanceof HttpException && isHealthReport(exception.getResponse())) {
-      if (exception.getStatus() === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-      res.status(exception.getStatus()).json(exception.getResponse());
+      if (exception.getStatus() === 503) http.setHeader(res, 'Retry-After', String(RETRY_AFTER_SECONDS));
+      http.reply(res, exception.getResponse(), exception.getStatus());
       return;
     }
     const body = this.toBody(exception);
-    if (body.statusCode === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    if (body.statusCode === 503) http.setHeader(res, 'Retry-After', String(RETRY_AFTER_SECONDS));
     if (body.statusCode >= 500 && body.statusCode !== 503) {
       this.logger.error((exception as Error)?.stack ?? String(exception));
     }
-    res.status(body.statusCode).json(body);
+    http.reply(res, body, body.statusCode);
   }
 
   private toBody(exception: unknown): ErrorBody {

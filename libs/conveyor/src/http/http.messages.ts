@@ -1,5 +1,5 @@
 /**
- * User-facing messages of access control. They sit with the HTTP layer rather than in conveyor.messages.ts
+ * User-facing messages of access control and of the HTTP set-up. They sit with the HTTP layer rather than in conveyor.messages.ts
  * because the engine never shows them. None of them may ever contain a key.
  */
 export const HTTP_MESSAGES = {
@@ -12,4 +12,7 @@ export const HTTP_MESSAGES = {
     'Conveyor\'s REST API is running WITHOUT AUTHENTICATION (dev mode): anyone who can reach it can submit, ' +
     'cancel and retry jobs and pause queues. To turn authentication on, configure API keys: ' +
     'API_KEYS="producer:<key>,admin:<key>" for the Conveyor server, or ConveyorHttpModule.forRoot({ apiKeys: [...] }).',
+  swaggerUiNeedsFastifyStatic:
+    'The Swagger UI is not served on Fastify without @fastify/static (npm install @fastify/static); ' +
+    'the OpenAPI document is still served as JSON at /docs-json.',
 } as const;

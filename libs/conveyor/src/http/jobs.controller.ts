@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -11,7 +12,6 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { JobValidationError } from '../errors/job-request.errors';
 import { BulkRetryResult, BulkRetryService } from '../jobs/bulk-retry.service';
 import { JobStatus } from '../jobs/job-status';
@@ -40,6 +40,7 @@ export class JobsController {
   constructor(
     private readonly jobs: JobsService,
     private readonly bulkRetry: BulkRetryService,
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   /**
@@ -57,11 +58,11 @@ export class JobsController {
   async submit(
     @Body() body: unknown,
     @Headers('idempotency-key') headerKey: string | undefined,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: unknown,
   ): Promise<JobView> {
     const input = withHeaderKey(body, headerKey);
     const { job, created } = await this.jobs.submit(input);
-    res.status(created ? 201 : 200);
+    this.adapterHost.httpAdapter.status(res, created ? 201 : 200);
     return toJobView(job);
   }
 

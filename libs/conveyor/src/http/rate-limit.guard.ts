@@ -1,17 +1,17 @@
 import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { CONVEYOR_HTTP_SETTINGS } from './conveyor-http.constants';
 import { ConveyorHttpSettings } from './conveyor-http-options.interface';
 import { HTTP_MESSAGES } from './http.messages';
+import { HttpRequestLike } from './http-request';
 import { Public } from './public.decorator';
 import { RateLimiter } from './rate-limiter';
 
 /**
  * The request limit: counted per valid API key, otherwise per client IP (`req.ip`, so behind a proxy set
- * Express's `trust proxy`). It runs before the access check, so guessing keys is limited too. Over the
- * limit: 429 with Retry-After. `@Public()` routes (health) are never counted.
+ * Express's `trust proxy` or Fastify's `trustProxy`). It runs before the access check, so guessing keys is
+ * limited too. Over the limit: 429 with Retry-After. `@Public()` routes (health) are never counted.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -20,6 +20,7 @@ export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly adapterHost: HttpAdapterHost,
     @Inject(CONVEYOR_HTTP_SETTINGS) settings: ConveyorHttpSettings,
   ) {
     this.limiter = settings.rateLimit ? new RateLimiter(settings.rateLimit) : null;
@@ -30,13 +31,13 @@ export class RateLimitGuard implements CanActivate {
     if (this.reflector.getAllAndOverride(Public, [context.getHandler(), context.getClass()])) return true;
 
     const http = context.switchToHttp();
-    const req = http.getRequest<Request>();
+    const req = http.getRequest<HttpRequestLike>();
     const auth = this.authenticator.authenticate(req);
-    const caller = 'principal' in auth ? `key:${auth.principal.keyId}` : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+    const caller = 'principal' in auth ? `key:${auth.principal.keyId}` : `ip:${req.ip ?? req.socket?.remoteAddress ?? 'unknown'}`;
     const verdict = this.limiter.hit(caller);
     if (verdict.allowed) return true;
     const seconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
-    http.getResponse<Response>().setHeader('Retry-After', String(seconds));
+    this.adapterHost.httpAdapter.setHeader(http.getResponse(), 'Retry-After', String(seconds));
     throw new HttpException(HTTP_MESSAGES.rateLimited(seconds), HttpStatus.TOO_MANY_REQUESTS);
   }
 }

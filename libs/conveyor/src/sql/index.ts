@@ -5,6 +5,7 @@ export * from './job-cancel.sql';
 export * from './job-claim-by-version.sql';
 export * from './job-claim-skip-locked.sql';
 export * from './job-count-active.sql';
+export * from './job-count-drainable.sql';
 export * from './job-count-by-queue.sql';
 export * from './job-delete-completed.sql';
 export * from './job-extend-leases.sql';

@@ -1,5 +1,6 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { HTTP_MESSAGES } from '../http.messages';
 
 /**
  * Where the Swagger UI is served, below the app's global prefix and ConveyorHttpModule's `path`; the JSON
@@ -17,10 +18,14 @@ dashboard's page stay open.`;
 /**
  * Serves the OpenAPI document built from the controllers' decorators: the Swagger UI at `/docs`, the JSON at
  * `/docs-json`, both under `<global prefix>/<mountPath>` like the API they describe (whose paths the document
- * lists in full). Plain Express routes, so the API-key guard and the rate limit never see them. The document
- * is built on its first request, when every module's routes are known, and kept.
+ * lists in full). Plain platform routes, so the API-key guard and the rate limit never see them. The document
+ * is built on its first request, when every module's routes are known, and kept. On Fastify the Swagger UI's
+ * files are served by `@fastify/static` (an optional peer of @nestjs/platform-fastify): without it, only the
+ * JSON document is served, and start-up says so.
  */
 export function setupApiDocs(app: INestApplication, mountPath = ''): void {
+  const ui = app.getHttpAdapter().getType() !== 'fastify' || canServeStaticFiles();
+  if (!ui) new Logger('Conveyor:Http').warn(HTTP_MESSAGES.swaggerUiNeedsFastifyStatic);
   const docsPath = `${mountPath ? `/${mountPath}` : ''}${API_DOCS_PATH}`;
   const config = new DocumentBuilder()
     .setTitle('Conveyor API')
@@ -36,6 +41,18 @@ export function setupApiDocs(app: INestApplication, mountPath = ''): void {
         operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
       }),
     // The key typed into Authorize stays in the page (no persistAuthorization: it would sit in localStorage).
-    { jsonDocumentUrl: `${docsPath}-json`, raw: ['json'], customSiteTitle: 'Conveyor API', useGlobalPrefix: true },
+    { jsonDocumentUrl: `${docsPath}-json`, raw: ['json'], customSiteTitle: 'Conveyor API', useGlobalPrefix: true, ui },
   );
+}
+
+/** Whether `@fastify/static` is installed and loads (it is what Nest's FastifyAdapter serves files with). */
+function canServeStaticFiles(): boolean {
+  try {
+    // Loaded, not only resolved: the adapter would load it at start-up and end the process if it failed.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('@fastify/static');
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,0 +1,72 @@
+import { CancelJobError } from '../errors/cancel-job.error';
+import { PermanentJobError } from '../errors/permanent-job.error';
+import { RetryLaterError } from '../errors/retry-later.error';
+import { JobContext } from '../handlers/job-context.interface';
+import { JobHandlerHost } from '../handlers/job-handler.host';
+import { Job } from '../jobs/job.entity';
+import { runJob } from './run-job';
+
+/** A handler whose behaviour each test chooses. */
+class ScriptedHandler extends JobHandlerHost<{ n: number }, unknown> {
+  constructor(private readonly script: (job: Job<{ n: number }>, context: JobContext) => unknown) {
+    super();
+  }
+
+  handle(job: Job<{ n: number }>, context: JobContext): Promise<unknown> {
+    return Promise.resolve(this.script(job, context));
+  }
+}
+
+describe('runJob', () => {
+  it('returns the handler result as completed, with the payload and attempt the handler saw', async () => {
+    const run = await runJob(new ScriptedHandler((job, ctx) => ({ doubled: job.payload.n * 2, attempt: ctx.attempt })), { n: 21 }, { attempt: 3 });
+    expect(run).toMatchObject({ kind: 'completed', result: { doubled: 42, attempt: 3 } });
+    expect(run.job.payload).toEqual({ n: 21 });
+  });
+
+  it('classifies an ordinary error as a retry with the backoff delay, and as dead on the last attempt', async () => {
+    const failing = new ScriptedHandler(() => {
+      throw new Error('downstream down');
+    });
+    const retry = await runJob(failing, { n: 1 }, { attempt: 2, maxAttempts: 3, backoff: { baseMs: 100, factor: 2, jitter: 0 } });
+    expect(retry).toMatchObject({ kind: 'retry', delayMs: 200 });
+    expect((retry as { error: Error }).error.message).toBe('downstream down');
+    expect(await runJob(failing, { n: 1 }, { attempt: 3, maxAttempts: 3 })).toMatchObject({ kind: 'dead' });
+  });
+
+  it('classifies the control errors: permanent, retry-later with its time, cancelled', async () => {
+    const at = new Date(Date.now() + 60_000);
+    expect(await runJob(new ScriptedHandler(() => Promise.reject(new PermanentJobError('bad input'))), { n: 1 })).toMatchObject({ kind: 'permanent' });
+    expect(await runJob(new ScriptedHandler(() => Promise.reject(new RetryLaterError(at))), { n: 1 })).toMatchObject({ kind: 'retry-later', runAt: at });
+    expect(await runJob(new ScriptedHandler(() => Promise.reject(new CancelJobError())), { n: 1 })).toMatchObject({ kind: 'cancelled' });
+  });
+
+  it('gives up a retry-later once the snooze cap is reached', async () => {
+    const snoozing = new ScriptedHandler(() => Promise.reject(new RetryLaterError(1000)));
+    expect(await runJob(snoozing, { n: 1 }, { snoozes: 2, maxSnoozes: 2 })).toMatchObject({ kind: 'dead' });
+  });
+
+  it('counts heartbeats, and passes on a heartbeat that rejects as a lost claim would', async () => {
+    const beating = new ScriptedHandler(async (_job, ctx) => {
+      await ctx.heartbeat();
+      await ctx.heartbeat();
+      return 'ok';
+    });
+    expect(await runJob(beating, { n: 1 })).toMatchObject({ kind: 'completed', heartbeats: 2 });
+    const lost = await runJob(beating, { n: 1 }, { heartbeat: () => Promise.reject(new Error('claim lost')) });
+    expect(lost).toMatchObject({ kind: 'retry', heartbeats: 1 });
+  });
+
+  it('hands the handler the given signal, so a test can abort the attempt', async () => {
+    const controller = new AbortController();
+    const waiting = new ScriptedHandler(
+      (_job, ctx) =>
+        new Promise((_resolve, reject) => {
+          ctx.signal.addEventListener('abort', () => reject(new Error('aborted')));
+        }),
+    );
+    const running = runJob(waiting, { n: 1 }, { signal: controller.signal });
+    controller.abort();
+    expect(await running).toMatchObject({ kind: 'retry' });
+  });
+});

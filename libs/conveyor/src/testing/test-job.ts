@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { conveyorDefaults } from '../config/conveyor-defaults';
+import { Job, JobEntity } from '../jobs/job.entity';
+import { JobStatus } from '../jobs/job-status';
+
+/**
+ * A job as a handler would receive it on its `attempt`-th run, without a database: RUNNING, claimed by a test
+ * worker, every field a real claim sets filled in. `fields` overrides any of them.
+ */
+export function buildTestJob<P>(payload: P, fields: Partial<Job<P>> = {}): Job<P> {
+  const now = new Date();
+  const job = new JobEntity<P>();
+  Object.assign(job, {
+    id: randomUUID(),
+    seq: '1',
+    queue: 'default',
+    type: 'test',
+    payload,
+    status: JobStatus.RUNNING,
+    priority: 0,
+    runAt: now,
+    attempts: 1,
+    maxAttempts: conveyorDefaults().defaultMaxAttempts,
+    snoozes: 0,
+    lastError: null,
+    result: null,
+    errors: [],
+    idempotencyKey: null,
+    uniqueKey: null,
+    lockedBy: 'conveyor-testing',
+    lockedUntil: new Date(now.getTime() + 30_000),
+    leaseToken: randomUUID(),
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    startedAt: now,
+    finishedAt: null,
+    ...fields,
+  });
+  return job;
+}
