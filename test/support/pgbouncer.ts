@@ -1,10 +1,11 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { findFreePort } from '../../libs/embedded-postgres/src/free-port';
 import { waitFor } from './wait-for';
+import { giveTo, isRoot, osUser } from './os-user';
 
 /** Where Debian puts the binary (/usr/sbin is not on every user's PATH). */
 const PGBOUNCER_PATHS = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer'];
@@ -92,7 +93,8 @@ export class PgBouncer {
     ].join('\n');
     writeFileSync(join(dir, 'pgbouncer.ini'), ini, { mode: 0o644 });
     writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`, { mode: 0o644 });
-    giveToRunAs(dir);
+    // As root, pgbouncer runs as RUN_AS and writes its log into `dir`.
+    giveTo(RUN_AS, dir);
 
     const args = isRoot() ? ['-u', RUN_AS, join(dir, 'pgbouncer.ini')] : [join(dir, 'pgbouncer.ini')];
     const proc = spawn(binary()!, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -184,21 +186,3 @@ function binary(): string | undefined {
   return PGBOUNCER_PATHS.find((path) => existsSync(path));
 }
 
-function isRoot(): boolean {
-  return process.getuid?.() === 0;
-}
-
-function osUser(name: string): { uid: number; gid: number } | null {
-  try {
-    return { uid: Number(execFileSync('id', ['-u', name]).toString()), gid: Number(execFileSync('id', ['-g', name]).toString()) };
-  } catch {
-    return null;
-  }
-}
-
-/** As root, pgbouncer runs as RUN_AS and writes its log into `dir`: the folder is made that user's. */
-function giveToRunAs(dir: string): void {
-  if (!isRoot()) return;
-  const user = osUser(RUN_AS);
-  if (user) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, dir]);
-}

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findFreePort } from '../../libs/embedded-postgres/src/free-port';
+import { giveTo, isRoot, osUser } from './os-user';
 
 const run = promisify(execFile);
 
@@ -59,7 +60,7 @@ export class PrivatePostgres {
   static async create(options: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
     const dir = mkdtempSync(join(tmpdir(), 'conveyor-pg-'));
     chmodSync(dir, 0o755);
-    giveToPostgres(dir);
+    giveTo('postgres', dir);
     const cluster = new PrivatePostgres(dir, await findFreePort(), options.listen ?? '127.0.0.1');
     live.add(cluster);
     await cluster.pg('initdb', ['-D', cluster.dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
@@ -79,7 +80,7 @@ export class PrivatePostgres {
   async replica(name: string, options: PrivatePostgresOptions = {}, streamFrom?: { host: string; port: number }): Promise<PrivatePostgres> {
     const dir = mkdtempSync(join(tmpdir(), 'conveyor-pg-replica-'));
     chmodSync(dir, 0o755);
-    giveToPostgres(dir);
+    giveTo('postgres', dir);
     const replica = new PrivatePostgres(dir, await findFreePort(), options.listen ?? '127.0.0.1');
     live.add(replica);
     const host = this.listen.split(',')[0].trim();
@@ -158,7 +159,7 @@ export class PrivatePostgres {
     writeFileSync(join(this.dataDir, 'postgresql.auto.conf'), `${conf}\n`, { flag: 'a' });
     const hba = ['host all all 0.0.0.0/0 trust', 'host replication all 0.0.0.0/0 trust', ...(options.hba ?? [])];
     writeFileSync(join(this.dataDir, 'pg_hba.conf'), `\n${hba.join('\n')}\n`, { flag: 'a' });
-    giveToPostgres(this.dataDir);
+    giveTo('postgres', this.dataDir);
   }
 
   private async pg(tool: string, args: string[]): Promise<void> {
@@ -175,27 +176,9 @@ function binDir(): string | undefined {
   return BIN_DIRS.find((dir) => existsSync(join(dir, 'pg_ctl')));
 }
 
-function isRoot(): boolean {
-  return process.getuid?.() === 0;
-}
-
-function osUser(name: string): { uid: number; gid: number } | null {
-  try {
-    return { uid: Number(execFileSync('id', ['-u', name]).toString()), gid: Number(execFileSync('id', ['-g', name]).toString()) };
-  } catch {
-    return null;
-  }
-}
-
 /** The command line that runs `file` as the postgres OS user when this process is root, as itself otherwise. */
 function asPostgres(file: string, args: string[]): [string, string[]] {
   if (!isRoot()) return [file, args];
   return ['runuser', ['-u', 'postgres', '--', file, ...args]];
 }
 
-function giveToPostgres(path: string): void {
-  if (!isRoot()) return;
-  const user = osUser('postgres');
-  if (!user) return;
-  execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, path]);
-}
