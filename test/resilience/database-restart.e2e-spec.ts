@@ -3,20 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { PrivatePostgres, privatePostgresUnavailable } from '../support/private-postgres';
+import { FAULT_TEST_SERVICE_ENV, startServiceLoad } from '../support/service-load';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 
 const RESTARTS = 20;
 const unavailable = privatePostgresUnavailable();
 if (unavailable) console.warn(`database restart tests skipped: ${unavailable}`);
-
-/** One answer the service gave under load. */
-interface Answer {
-  route: string;
-  status: number;
-  retryAfter: string | null;
-  jobId?: string;
-}
 
 /**
  * The service as its own process on a PostgreSQL of the test's own, restarted with `pg_ctl restart -m fast` again
@@ -35,13 +28,7 @@ interface Answer {
       env: {
         DATABASE_URL: cluster.url(),
         OUTBOX_DIR: outbox,
-        POLL_INTERVAL_MS: '200',
-        LEASE_MS: '4000',
-        HEARTBEAT_INTERVAL_MS: '1000',
-        MAINTENANCE_INTERVAL_MS: '500',
-        DB_POOL_TIMEOUT_MS: '1000',
-        BACKOFF_BASE_MS: '100',
-        MAX_ATTEMPTS: '25',
+        ...FAULT_TEST_SERVICE_ENV,
       },
     });
   }, 120_000);
@@ -53,30 +40,9 @@ interface Answer {
   });
 
   it(`survives ${RESTARTS} fast restarts in a row: it never exits, answers 2xx or 503 with Retry-After, and completes every accepted job`, async () => {
-    const answers: Answer[] = [];
-    let loading = true;
-    const ask = async (route: string, init?: RequestInit): Promise<Answer> => {
-      const res = await fetch(`${service.baseUrl}${route}`, init);
-      const body = (await res.json().catch(() => ({}))) as { id?: string };
-      const answer = { route, status: res.status, retryAfter: res.headers.get('retry-after'), jobId: body.id };
-      answers.push(answer);
-      return answer;
-    };
-    const submit = () =>
-      ask('/jobs', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'SEND_EMAIL', payload: { to: 'ops@example.test', subject: 'restart', text: 'hello' } }),
-      });
     // Four submitters and a readiness probe, each back to back, for as long as the restarts go on.
-    const load = [
-      ...Array.from({ length: 4 }, async () => {
-        while (loading) await submit().catch(() => undefined);
-      }),
-      (async () => {
-        while (loading) await ask('/health/ready').catch(() => undefined);
-      })(),
-    ];
+    const load = startServiceLoad(service.baseUrl, 'restart');
+    const { answers } = load;
 
     try {
       for (let i = 0; i < RESTARTS; i++) {
@@ -94,8 +60,7 @@ interface Answer {
         message: 'submissions to be accepted after the last restart',
       });
     } finally {
-      loading = false;
-      await Promise.all(load);
+      await load.stop();
     }
 
     expect(service.proc.exitCode).toBeNull();

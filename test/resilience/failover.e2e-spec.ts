@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { PrivatePostgres, privatePostgresUnavailable } from '../support/private-postgres';
+import { FAULT_TEST_SERVICE_ENV, LoadAnswer, startServiceLoad } from '../support/service-load';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { TcpProxy } from '../support/tcp-proxy';
 import { waitFor } from '../support/wait-for';
@@ -15,15 +16,6 @@ const unavailable = privatePostgresUnavailable();
 if (unavailable) console.warn(`failover tests skipped: ${unavailable}`);
 
 /** One answer the service gave under load, with when it was asked and answered (ms since the epoch). */
-interface Answer {
-  route: string;
-  status: number;
-  retryAfter: string | null;
-  jobId?: string;
-  sentAt: number;
-  answeredAt: number;
-}
-
 /** A job as the new primary has it at the end. */
 interface Outcome {
   status: string;
@@ -32,7 +24,7 @@ interface Outcome {
 
 /** What one failover showed. */
 interface FailoverRun {
-  answers: Answer[];
+  answers: LoadAnswer[];
   /**
    * When the replication link was cut, when `pg_ctl stop -m immediate` was started on the primary, and when the
    * standby was both promoted and reached by the proxy.
@@ -88,43 +80,15 @@ async function failover(synchronous: boolean, repointBeforePromotion = false): P
       env: {
         DATABASE_URL: proxy.urlFor(primary.url()),
         OUTBOX_DIR: outbox,
-        POLL_INTERVAL_MS: '200',
-        LEASE_MS: '4000',
-        HEARTBEAT_INTERVAL_MS: '1000',
-        MAINTENANCE_INTERVAL_MS: '500',
-        DB_POOL_TIMEOUT_MS: '1000',
-        BACKOFF_BASE_MS: '100',
-        MAX_ATTEMPTS: '25',
+        ...FAULT_TEST_SERVICE_ENV,
       },
     });
     const { baseUrl } = service;
 
-    const answers: Answer[] = [];
-    let loading = true;
-    const ask = async (route: string, init?: RequestInit): Promise<Answer> => {
-      const sentAt = Date.now();
-      const res = await fetch(`${baseUrl}${route}`, init);
-      const body = (await res.json().catch(() => ({}))) as { id?: string };
-      const answer = { route, status: res.status, retryAfter: res.headers.get('retry-after'), jobId: body.id, sentAt, answeredAt: Date.now() };
-      answers.push(answer);
-      return answer;
-    };
-    const submit = () =>
-      ask('/jobs', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'SEND_EMAIL', payload: { to: 'ops@example.test', subject: 'failover', text: 'hello' } }),
-      });
-    const acceptedSince = (t: number) => answers.filter((a) => a.route === '/jobs' && a.status === 201 && a.sentAt >= t).length;
     // Four submitters and a readiness probe, each back to back, from before the kill until well after the failover.
-    const load = [
-      ...Array.from({ length: 4 }, async () => {
-        while (loading) await submit().catch(() => undefined);
-      }),
-      (async () => {
-        while (loading) await ask('/health/ready').catch(() => undefined);
-      })(),
-    ];
+    const load = startServiceLoad(baseUrl, 'failover');
+    const { answers } = load;
+    const acceptedSince = (t: number) => answers.filter((a) => a.route === '/jobs' && a.status === 201 && a.sentAt >= t).length;
 
     let cutAt = 0;
     let killedAt = 0;
@@ -170,8 +134,7 @@ async function failover(synchronous: boolean, repointBeforePromotion = false): P
         message: `${JOBS_EACH_SIDE} jobs accepted after the failover\n${service.output().slice(-3000)}`,
       });
     } finally {
-      loading = false;
-      await Promise.all(load);
+      await load.stop();
     }
 
     // Readiness went down after the kill (a probe already on its way may still have said 200) and came back.
@@ -269,7 +232,7 @@ async function onServer<T>(server: PrivatePostgres, work: (db: Client) => Promis
 }
 
 /** Every answer is 200/201, or 503 with Retry-After: never a 500, a hang or a reset. */
-function wrongAnswers(run: FailoverRun): Answer[] {
+function wrongAnswers(run: FailoverRun): LoadAnswer[] {
   return run.answers.filter((a) => ![200, 201, 503].includes(a.status) || (a.status === 503 && !a.retryAfter));
 }
 
