@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { ClaimStrategyName, Job, JobContext, JobHandler, JobHandlerHost, JobStatus, QueuesService } from '@conveyor/core';
-import { ClaimStrategy } from '@conveyor/core/claiming';
-import { CLAIM_STRATEGY } from '@conveyor/core/conveyor.constants';
+import { ClaimStrategy } from '@conveyor/core/consumer/claiming';
+import { CLAIM_STRATEGY } from '@conveyor/core/config/conveyor.constants';
 import { MaintenanceService } from '@conveyor/core/maintenance/maintenance.service';
-import { WorkerPool } from '@conveyor/core/worker/worker-pool.service';
+import { WorkerPool } from '@conveyor/core/consumer/worker-pool.service';
 // Not public API: the conformance suite drives the Completer directly to play a worker that lost its claim.
-import { Completer } from '../../libs/conveyor/src/worker/completer.service';
-import { WorkerConnection } from '../../libs/conveyor/src/database/worker-connection.service';
-import { completedRow } from '../../libs/conveyor/src/worker/outcome-rows';
+import { Completer } from '@conveyor/core/consumer/completer.service';
+import { WorkerConnection } from '@conveyor/core/storage/connections/worker-connection.service';
+import { completedRow } from '@conveyor/core/consumer/outcome-rows';
 import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler, RecordPayload } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';

@@ -1,10 +1,10 @@
 import { Client } from 'pg';
 import { JobStatus } from '@conveyor/core';
-import { ConveyorDatabase } from '@conveyor/core/database/conveyor-database.service';
-import { WorkerConnection } from '@conveyor/core/database/worker-connection.service';
-import { CLAIM_PLANNER_OPTIONS } from '../../libs/conveyor/src/database/worker-connection.service';
-import { quoteLiteral } from '../../libs/conveyor/src/database/quote';
-import { ClaimStamp, claimNonce, jobClaimByVersion, jobClaimSkipLocked, jobFinishMany, Statement } from '../../libs/conveyor/src/sql';
+import { ConveyorDatabase } from '@conveyor/core/storage/connections/conveyor-database.service';
+import { WorkerConnection } from '@conveyor/core/storage/connections/worker-connection.service';
+import { CLAIM_PLANNER_OPTIONS } from '@conveyor/core/storage/connections/worker-connection.service';
+import { quoteLiteral } from '@conveyor/core/storage/connections/quote';
+import { ClaimStamp, claimNonce, jobClaimByVersion, jobClaimSkipLocked, jobFinishMany, Statement } from '@conveyor/core/storage/statements';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 

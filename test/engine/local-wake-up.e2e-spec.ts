@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import { ConveyorEvents } from '@conveyor/core';
-import { JobPoller } from '@conveyor/core/scheduler/job-poller.service';
-import { NotificationListener } from '../../libs/conveyor/src/scheduler/notification-listener.service';
+import { JobPoller } from '@conveyor/core/consumer/job-poller.service';
+import { NotificationListener } from '@conveyor/core/consumer/notification-listener.service';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { expectScheduledJobRunsWhenDue } from '../support/scheduled-job.assertions';

@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { ConveyorEvents, Job, JobHandler, JobHandlerHost } from '@conveyor/core';
-import { NotificationListener } from '../../libs/conveyor/src/scheduler/notification-listener.service';
+import { NotificationListener } from '@conveyor/core/consumer/notification-listener.service';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';

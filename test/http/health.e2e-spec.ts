@@ -1,5 +1,5 @@
 import { Job, JobStatus, WorkerOrchestrator } from '@conveyor/core';
-import { JobPoller } from '@conveyor/core/scheduler/job-poller.service';
+import { JobPoller } from '@conveyor/core/consumer/job-poller.service';
 import { waitFor } from '../support/wait-for';
 import { ControlledHandler, HandlerControls } from './support/controlled.handler';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';

@@ -1,5 +1,5 @@
 import { JobStatus } from '@conveyor/core';
-import { jobList } from '@conveyor/core/sql';
+import { jobList } from '@conveyor/core/storage/statements';
 import { expectErrorBody } from './support/error-body.assertions';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';
 

@@ -2,8 +2,8 @@ import { createServer, Server, Socket } from 'node:net';
 import { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { DatabasePoolExhaustedError, DatabaseUnavailableError } from '@conveyor/core';
-import { ConveyorDatabase } from '@conveyor/core/database/conveyor-database.service';
-import { MESSAGES } from '@conveyor/core/conveyor.messages';
+import { ConveyorDatabase } from '@conveyor/core/storage/connections/conveyor-database.service';
+import { MESSAGES } from '@conveyor/core/errors/conveyor.messages';
 import { expectErrorBody } from './support/error-body.assertions';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';
 

@@ -1,5 +1,5 @@
 import { Job, JobStatus } from '@conveyor/core';
-import { jobThroughputByMinute } from '@conveyor/core/sql';
+import { jobThroughputByMinute } from '@conveyor/core/storage/statements';
 import { waitFor } from '../support/wait-for';
 import { ControlledHandler, HandlerControls } from './support/controlled.handler';
 import { expectErrorBody } from './support/error-body.assertions';

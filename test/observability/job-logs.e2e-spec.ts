@@ -2,7 +2,7 @@ import { LogLevel } from '@nestjs/common';
 import { Pool } from 'pg';
 import request from 'supertest';
 import { ConveyorOptions, JobStatus, JsonLogger } from '@conveyor/core';
-import { CONVEYOR_OPTIONS } from '@conveyor/core/conveyor.constants';
+import { CONVEYOR_OPTIONS } from '@conveyor/core/config/conveyor.constants';
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text';
 import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';

@@ -1,5 +1,5 @@
 import { Job, JobContext, JobHandler, JobHandlerHost, JobStatus } from '@conveyor/core';
-import { WorkerPool } from '@conveyor/core/worker/worker-pool.service';
+import { WorkerPool } from '@conveyor/core/consumer/worker-pool.service';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Job, JobContext, JobHandler, JobHandlerHost, JobStatus } from '@conveyor/core';
-import { WorkerPool } from '@conveyor/core/worker/worker-pool.service';
+import { WorkerPool } from '@conveyor/core/consumer/worker-pool.service';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';

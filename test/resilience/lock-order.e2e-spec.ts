@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { JobStatus } from '@conveyor/core';
-import { CLAIM_PLANNER_OPTIONS } from '../../libs/conveyor/src/database/worker-connection.service';
-import { FinishAnswer, FinishRow, jobExtendLeases, jobFinishMany, SqlTables, Statement } from '../../libs/conveyor/src/sql';
+import { CLAIM_PLANNER_OPTIONS } from '@conveyor/core/storage/connections/worker-connection.service';
+import { FinishAnswer, FinishRow, jobExtendLeases, jobFinishMany, SqlTables, Statement } from '@conveyor/core/storage/statements';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { Pool } from 'pg';
 import { ConveyorModule, ConveyorOptionsInput, JobsService } from '@conveyor/core';
-import { ConveyorDatabase } from '@conveyor/core/database/conveyor-database.service';
+import { ConveyorDatabase } from '@conveyor/core/storage/connections/conveyor-database.service';
 import { configureHttp, ConveyorHttpModule, ConveyorHttpModuleExtras, ConveyorHttpOptions } from '@conveyor/core/http';
 import { TEST_DATABASE_URL_ENV } from './test-database-env';
 

@@ -1,6 +1,6 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { CONVEYOR_DATA_SOURCE } from './conveyor.constants';
+import { CONVEYOR_DATA_SOURCE } from './config/conveyor.constants';
 import { ConveyorOptionsInput } from './config/validate-conveyor-options';
 
 /** Options known when the module is defined (needed to wire providers, so they cannot be async). */

@@ -1,23 +1,22 @@
 import { Module } from '@nestjs/common';
-import { CONVEYOR_OPTIONS } from './conveyor.constants';
+import { CONVEYOR_OPTIONS } from './config/conveyor.constants';
 import { CONVEYOR_MODULE_INPUT, ConveyorConfigurableModule } from './conveyor.module-definition';
 import { validateConveyorOptions, ConveyorOptionsInput } from './config/validate-conveyor-options';
-import { WorkerConnection } from './database/worker-connection.service';
-import { ConveyorDatabase } from './database/conveyor-database.service';
+import { WorkerConnection } from './storage/connections/worker-connection.service';
+import { ConveyorDatabase } from './storage/connections/conveyor-database.service';
+import { ConsumerModule } from './consumer/consumer.module';
 import { CronModule } from './cron/cron.module';
-import { ConveyorEvents } from './events/conveyor-events.service';
-import { ExternalWorkersModule } from './external-workers/external-workers.module';
+import { ConveyorEvents } from './observation/events/conveyor-events.service';
+import { ExternalWorkersModule } from './consumer/external-workers/external-workers.module';
 import { HandlersModule } from './handlers/handlers.module';
-import { HealthModule } from './health/health.module';
-import { JobsModule } from './jobs/jobs.module';
+import { HealthModule } from './observation/health/health.module';
+import { JobsModule } from './submission/jobs.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
-import { MetricsModule } from './metrics/metrics.module';
-import { MigrationRunner } from './migrations/migration-runner.service';
-import { MigratorService } from './migrations/migrator.service';
-import { LocalPickup } from './scheduler/local-pickup.service';
-import { SchedulerPollerModule } from './scheduler/scheduler.module';
-import { WorkerModule } from './worker/worker.module';
-import { WorkerOrchestrator } from './worker/worker-orchestrator.service';
+import { MetricsModule } from './observation/metrics/metrics.module';
+import { MigrationRunner } from './storage/migrations/migration-runner.service';
+import { MigratorService } from './storage/migrations/migrator.service';
+import { LocalPickup } from './consumer/local-pickup/local-pickup.service';
+import { WorkerOrchestrator } from './worker-orchestrator.service';
 
 const core = [ConveyorDatabase, WorkerConnection, ConveyorEvents, LocalPickup, MigratorService];
 
@@ -25,9 +24,8 @@ const core = [ConveyorDatabase, WorkerConnection, ConveyorEvents, LocalPickup, M
 const engineModules = [
   HandlersModule,
   JobsModule,
-  WorkerModule,
+  ConsumerModule,
   ExternalWorkersModule,
-  SchedulerPollerModule,
   MaintenanceModule,
   CronModule,
   HealthModule,

@@ -1,7 +1,7 @@
 import { BackoffOptions } from './backoff-options.interface';
 import { ClaimStrategyName } from './claim-strategy-name';
 import { PoolerMode } from './pooler-mode';
-import { CronScheduleDefinition } from '../cron/cron-schedule-options.interface';
+import { CronScheduleDefinition } from './cron-schedule-options.interface';
 
 /** Every engine setting. See `conveyorDefaults()` for the values used when one is omitted. */
 export interface ConveyorOptions {

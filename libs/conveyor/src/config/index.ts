@@ -4,3 +4,5 @@ export * from './conveyor-defaults';
 export * from './conveyor-options.interface';
 export * from './pooler-mode';
 export * from './validate-conveyor-options';
+export * from './cron-expression';
+export * from './cron-schedule-options.interface';

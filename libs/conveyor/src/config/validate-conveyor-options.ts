@@ -1,4 +1,4 @@
-import { validateCronSchedule } from '../cron/validate-cron-schedule';
+import { validateCronSchedule } from './validate-cron-schedule';
 import { ConveyorConfigError } from '../errors/conveyor-config.error';
 import { CronScheduleError } from '../errors/cron-schedule.error';
 import { CLAIM_STRATEGY_NAMES } from './claim-strategy-name';

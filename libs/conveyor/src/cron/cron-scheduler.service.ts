@@ -1,11 +1,11 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ConveyorDatabase } from '../database/conveyor-database.service';
-import { SqlRunner } from '../database/sql-runner.interface';
-import { ConveyorEvents } from '../events/conveyor-events.service';
-import { insertRows } from '../jobs/insert-jobs';
-import { JobRequestValidator } from '../jobs/job-request.validator';
-import { JobRow, mapJobRow } from '../jobs/job-row.mapper';
-import { LogRecord } from '../logging/log-record';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { SqlRunner } from '../storage/connections/sql-runner.interface';
+import { ConveyorEvents } from '../observation/events/conveyor-events.service';
+import { insertRows } from '../submission/insert-jobs';
+import { JobRequestValidator } from '../submission/job-request.validator';
+import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
+import { LogRecord } from '../observation/logging/log-record';
 import {
   databaseClock,
   NewJobRow,
@@ -13,7 +13,7 @@ import {
   scheduleAdvanceMany,
   scheduleInsertMissing,
   scheduleLockMany,
-} from '../sql';
+} from '../storage/statements';
 import { ResolvedSchedule, ScheduleRegistry } from './schedule-registry.service';
 
 /** Longest the timer sleeps, even when the next tick is further off: the clock offset is measured again. */

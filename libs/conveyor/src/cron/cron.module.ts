@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HandlersModule } from '../handlers/handlers.module';
-import { JobsModule } from '../jobs/jobs.module';
+import { JobsModule } from '../submission/jobs.module';
 import { CronScheduler } from './cron-scheduler.service';
 import { ScheduleRegistry } from './schedule-registry.service';
 

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONVEYOR_OPTIONS } from '../conveyor.constants';
-import { MESSAGES } from '../conveyor.messages';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
+import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { CronScheduleError } from '../errors/cron-schedule.error';
 import { HandlerRegistry } from '../handlers/handler-registry.service';
-import { JobRequestValidator } from '../jobs/job-request.validator';
-import { CronExpression } from './cron-expression';
-import { CronScheduleDefinition } from './cron-schedule-options.interface';
+import { JobRequestValidator } from '../submission/job-request.validator';
+import { CronExpression } from '../config/cron-expression';
+import { CronScheduleDefinition } from '../config/cron-schedule-options.interface';
 
 /** A schedule ready to run: its definition with defaults applied and its expression parsed. */
 export interface ResolvedSchedule extends CronScheduleDefinition {

@@ -1,4 +1,4 @@
-import { MESSAGES } from '../conveyor.messages';
+import { MESSAGES } from './conveyor.messages';
 
 /** An attempt ran longer than its handler's timeout. Counts as a normal failed attempt. */
 export class JobTimeoutError extends Error {

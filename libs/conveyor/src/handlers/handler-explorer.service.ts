@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { CONVEYOR_OPTIONS } from '../conveyor.constants';
-import { MESSAGES } from '../conveyor.messages';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
+import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { CronScheduleDefinition, CronScheduleOptions } from '../cron/cron-schedule-options.interface';
-import { validateCronSchedule } from '../cron/validate-cron-schedule';
+import { CronScheduleDefinition, CronScheduleOptions } from '../config/cron-schedule-options.interface';
+import { validateCronSchedule } from '../config/validate-cron-schedule';
 import { CronScheduleError } from '../errors/cron-schedule.error';
 import { JobHandlerDefinitionError } from '../errors/job-handler-definition.error';
 import { JobHandlerDiscovery } from './job-handler.decorator';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MESSAGES } from '../conveyor.messages';
+import { MESSAGES } from '../errors/conveyor.messages';
 import { JobHandlerDefinitionError } from '../errors/job-handler-definition.error';
 import { RegisteredHandler } from './registered-handler.interface';
 

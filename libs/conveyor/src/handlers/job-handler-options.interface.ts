@@ -1,5 +1,5 @@
 import { BackoffOptions } from '../config/backoff-options.interface';
-import { CronScheduleOptions } from '../cron/cron-schedule-options.interface';
+import { CronScheduleOptions } from '../config/cron-schedule-options.interface';
 
 /** What `@JobHandler(type, options)` accepts. Every field is optional; engine defaults fill the rest. */
 export interface JobHandlerOptions {

@@ -1,4 +1,4 @@
-import { Job } from '../jobs/job.entity';
+import { Job } from '../job/job';
 import { JobContext } from './job-context.interface';
 
 /**

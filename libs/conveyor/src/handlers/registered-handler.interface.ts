@@ -1,5 +1,5 @@
 import { BackoffOptions } from '../config/backoff-options.interface';
-import { CronScheduleDefinition } from '../cron/cron-schedule-options.interface';
+import { CronScheduleDefinition } from '../config/cron-schedule-options.interface';
 import { JobHandlerHost } from './job-handler.host';
 
 /** A handler as the runtime uses it: the instance plus its options with every default applied. */

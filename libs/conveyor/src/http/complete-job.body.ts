@@ -1,6 +1,6 @@
 import { validateSync } from 'class-validator';
 import { FieldProblem, JobValidationError } from '../errors/job-request.errors';
-import { findUnstorableJson } from '../jobs/json-safety';
+import { findUnstorableJson } from '../job/json-safety';
 import { CompleteJobDto } from './complete-job.dto';
 
 const FIELDS = ['leaseToken', 'result'];

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { MESSAGES } from '../conveyor.messages';
-import { isConnectionError } from '../database/connection-errors';
+import { MESSAGES } from '../errors/conveyor.messages';
+import { isConnectionError } from '../storage/connections/connection-errors';
 import { DatabaseUnavailableError, JobRequestError } from '../errors/job-request.errors';
 import { errorBody, ErrorBody } from './error-body';
 

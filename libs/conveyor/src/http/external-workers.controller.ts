@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { JobValidationError } from '../errors/job-request.errors';
-import { ExternalWorkers } from '../external-workers/external-workers.service';
-import { ExternalLease, ExternalOutcome } from '../external-workers/external-outcome.interface';
-import { Job } from '../jobs/job.entity';
+import { ExternalWorkers } from '../consumer/external-workers/external-workers.service';
+import { ExternalLease, ExternalOutcome } from '../consumer/external-workers/external-outcome.interface';
+import { Job } from '../job/job';
 import { ClaimJobsDto } from './claim-jobs.dto';
 import { CompleteJobDto } from './complete-job.dto';
 import { readCompleteJobBody } from './complete-job.body';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { JobStatus } from '../jobs/job-status';
+import { JobStatus } from '../job/job-status';
 
 /**
  * Response shapes of the external-worker routes, for the OpenAPI document. The routes answer plain

@@ -1,6 +1,6 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { JobValidationError } from '../errors/job-request.errors';
-import { isJobId } from '../jobs/job-id';
+import { isJobId } from '../job/job-id';
 
 /** A malformed job id is a 400 naming `id`, never a database error. */
 @Injectable()

@@ -1,4 +1,4 @@
-import { Job } from '../jobs/job.entity';
+import { Job } from '../job/job';
 
 /**
  * A job as the REST API answers it: every field of the stored job but its lease token. The token fences the

@@ -13,9 +13,9 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { JobValidationError } from '../errors/job-request.errors';
-import { BulkRetryResult, BulkRetryService } from '../jobs/bulk-retry.service';
-import { JobStatus } from '../jobs/job-status';
-import { JobsService } from '../jobs/jobs.service';
+import { BulkRetryResult, BulkRetryService } from '../submission/bulk-retry.service';
+import { JobStatus } from '../job/job-status';
+import { JobsService } from '../submission/jobs.service';
 import { JobIdPipe } from './job-id.pipe';
 import { JobView, toJobView } from './job-view';
 import { ListJobsQuery } from './list-jobs.query';

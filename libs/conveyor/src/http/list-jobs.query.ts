@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEnum, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { JobStatus } from '../jobs/job-status';
+import { JobStatus } from '../job/job-status';
 import { JobFilterFields } from './job-filter.fields';
 import { QueryInt } from './query-int.decorator';
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Registry } from 'prom-client';
-import { ConveyorMetrics } from '../metrics/conveyor-metrics.service';
+import { ConveyorMetrics } from '../observation/metrics/conveyor-metrics.service';
 import { Public } from './public.decorator';
 import { ConveyorRoutes } from './conveyor-routes.decorator';
 

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { QueueSummary, QueuesService } from '../jobs/queues.service';
-import { ThroughputReport } from '../jobs/queue-throughput.interface';
+import { QueueSummary, QueuesService } from '../submission/queues.service';
+import { ThroughputReport } from '../submission/queue-throughput.interface';
 import { ApiAccess, ApiErrors, QueueListDto, QueuePausedDto, ThroughputReportDto } from './openapi';
 import { ThroughputQuery } from './throughput.query';
 import { conveyorValidationPipe } from './validation.pipe';

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { JobStatus } from '../jobs/job-status';
+import { JobStatus } from '../job/job-status';
 import { JobFilterFields } from './job-filter.fields';
 
 /** Most jobs one `POST /jobs/retry` takes: one bounded statement, repeated by the caller while it fills up. */

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { ConveyorDatabase } from '../database/conveyor-database.service';
-import { LeaderTerm, leadershipClaim, leadershipResign } from '../sql/leadership.sql';
-import { run } from '../sql/statement';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { LeaderTerm, leadershipClaim, leadershipResign } from '../storage/statements/leadership.sql';
+import { run } from '../storage/statements/statement';
 
 /** How many maintenance intervals a term of leadership lasts unless renewed: one missed round is survived. */
 export const LEADERSHIP_LEASE_INTERVALS = 2;

@@ -1,15 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CONVEYOR_OPTIONS } from '../conveyor.constants';
-import { MESSAGES } from '../conveyor.messages';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
+import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { ConveyorDatabase } from '../database/conveyor-database.service';
-import { ConveyorEvents } from '../events/conveyor-events.service';
-import { jobLog } from '../logging/job-log-fields';
-import { LogRecord } from '../logging/log-record';
-import { jobRescueExpired } from '../sql/job-rescue-expired.sql';
-import { jobsNotifyReady } from '../sql/jobs-notify-ready.sql';
-import { LeaderTerm } from '../sql/leadership.sql';
-import { run } from '../sql/statement';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { ConveyorEvents } from '../observation/events/conveyor-events.service';
+import { jobLog } from '../observation/logging/job-log-fields';
+import { LogRecord } from '../observation/logging/log-record';
+import { jobRescueExpired } from '../storage/statements/job-rescue-expired.sql';
+import { jobsNotifyReady } from '../storage/statements/jobs-notify-ready.sql';
+import { LeaderTerm } from '../storage/statements/leadership.sql';
+import { run } from '../storage/statements/statement';
 
 const BATCH = 500;
 

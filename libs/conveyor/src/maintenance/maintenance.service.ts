@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { ConveyorEvents } from '../events/conveyor-events.service';
+import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { LeaderElection } from './leader-election.service';
 import { LeaseSweeper } from './lease-sweeper.service';
 import { RetentionCleaner } from './retention-cleaner.service';

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { ConveyorDatabase } from '../database/conveyor-database.service';
-import { jobDeleteCompleted } from '../sql/job-delete-completed.sql';
-import { LeaderTerm } from '../sql/leadership.sql';
-import { run } from '../sql/statement';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { jobDeleteCompleted } from '../storage/statements/job-delete-completed.sql';
+import { LeaderTerm } from '../storage/statements/leadership.sql';
+import { run } from '../storage/statements/statement';
 
 /** Most batches one round deletes, so a large backlog is worked off without a long lock. */
 const MAX_BATCHES_PER_TICK = 10;

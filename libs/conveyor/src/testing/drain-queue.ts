@@ -1,15 +1,15 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { CONVEYOR_OPTIONS } from '../conveyor.constants';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { ConveyorDatabase } from '../database/conveyor-database.service';
-import { ConveyorEvents, JobOutcome } from '../events/conveyor-events.service';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { ConveyorEvents, JobOutcome } from '../observation/events/conveyor-events.service';
 import { HandlerRegistry } from '../handlers/handler-registry.service';
-import { Job } from '../jobs/job.entity';
-import { JobStatus } from '../jobs/job-status';
-import { JobPoller } from '../scheduler/job-poller.service';
-import { jobCountDrainable } from '../sql/job-count-drainable.sql';
-import { run } from '../sql/statement';
-import { WorkerPool } from '../worker/worker-pool.service';
+import { Job } from '../job/job';
+import { JobStatus } from '../job/job-status';
+import { JobPoller } from '../consumer/job-poller.service';
+import { jobCountDrainable } from '../storage/statements/job-count-drainable.sql';
+import { run } from '../storage/statements/statement';
+import { WorkerPool } from '../consumer/worker-pool.service';
 import { DrainTimeoutError } from './drain-timeout.error';
 
 /** How long `drainQueue` waits, and how often it re-checks the queue between the engine's own signals. */

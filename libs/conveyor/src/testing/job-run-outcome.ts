@@ -1,4 +1,4 @@
-import { Job } from '../jobs/job.entity';
+import { Job } from '../job/job';
 
 /**
  * What the engine would do with a job after one attempt, as `runJob` classifies it:

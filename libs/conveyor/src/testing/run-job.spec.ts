@@ -3,7 +3,7 @@ import { PermanentJobError } from '../errors/permanent-job.error';
 import { RetryLaterError } from '../errors/retry-later.error';
 import { JobContext } from '../handlers/job-context.interface';
 import { JobHandlerHost } from '../handlers/job-handler.host';
-import { Job } from '../jobs/job.entity';
+import { Job } from '../job/job';
 import { runJob } from './run-job';
 
 /** A handler whose behaviour each test chooses. */

@@ -4,9 +4,9 @@ import { PermanentJobError } from '../errors/permanent-job.error';
 import { RetryLaterError } from '../errors/retry-later.error';
 import { JobContext } from '../handlers/job-context.interface';
 import { JobHandlerHost } from '../handlers/job-handler.host';
-import { Job } from '../jobs/job.entity';
-import { JobStatus } from '../jobs/job-status';
-import { failureRow } from '../worker/outcome-rows';
+import { Job } from '../job/job';
+import { JobStatus } from '../job/job-status';
+import { failureRow } from '../consumer/outcome-rows';
 import { JobRun, JobRunOutcome } from './job-run-outcome';
 import { buildTestJob } from './test-job';
 

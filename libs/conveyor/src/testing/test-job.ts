@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conveyorDefaults } from '../config/conveyor-defaults';
-import { Job, JobEntity } from '../jobs/job.entity';
-import { JobStatus } from '../jobs/job-status';
+import { Job, JobEntity } from '../job/job';
+import { JobStatus } from '../job/job-status';
 
 /**
  * A job as a handler would receive it on its `attempt`-th run, without a database: RUNNING, claimed by a test

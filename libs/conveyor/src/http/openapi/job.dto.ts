@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { JobStatus } from '../../jobs/job-status';
+import { JobStatus } from '../../job/job-status';
 import { JobView } from '../job-view';
 
 /** One failed (or snoozed) attempt in a job's error history. */

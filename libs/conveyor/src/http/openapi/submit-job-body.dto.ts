@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { SubmitJobDto } from '../../jobs/submit-job.dto';
+import { SubmitJobDto } from '../../submission/submit-job.dto';
 
 /**
  * The OpenAPI description of a submission's envelope (SubmitJobDto, which validates it). `Required<>` makes

@@ -1,0 +1,18 @@
+import { Job } from '../../job/job';
+import { ClaimFilter } from '../../storage/statements/claim-filter.interface';
+
+/**
+ * How a worker takes jobs. Contract shared by every strategy (and proven by the conformance suite):
+ * only due jobs in a claimable state, in (priority, run_at) order, each returned to exactly one caller,
+ * marked RUNNING with attempts + 1, a lease of `leaseMs`, and a fresh lease token.
+ */
+export interface ClaimStrategy {
+  readonly name: string;
+  /**
+   * Whether a claim may come back short while claimable work remains (an optimistic claim that lost
+   * races). When false, a short claim means the queue was drained as far as this worker may take it,
+   * and the poller rests until a notification, a due timer or freed capacity in a capped queue or type.
+   */
+  readonly shortClaimsMayLeaveWork: boolean;
+  claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]>;
+}

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { WorkerConnection } from '../../storage/connections/worker-connection.service';
+import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
+import { Job } from '../../job/job';
+import { mapClaimedJobRow } from '../../storage/statements/job-row.mapper';
+import { ClaimFilter } from '../../storage/statements/claim-filter.interface';
+import { ClaimStamp, claimNonce } from '../../storage/statements/claim-set';
+import { jobClaimSkipLocked } from '../../storage/statements/job-claim-skip-locked.sql';
+import { ClaimedJobRow, run } from '../../storage/statements/statement';
+import { ClaimStrategy } from './claim-strategy.interface';
+import { sortClaimed } from './sort-claimed';
+
+/**
+ * Default strategy: one `UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED LIMIT n)` per batch.
+ * Workers never block each other; the row locks last only for that one statement.
+ */
+@Injectable()
+export class SkipLockedClaimStrategy implements ClaimStrategy {
+  readonly name = 'skip-locked';
+  readonly shortClaimsMayLeaveWork = false;
+
+  constructor(
+    private readonly db: ConveyorDatabase,
+    private readonly connection: WorkerConnection,
+  ) {}
+
+  async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
+    const stamp: ClaimStamp = { workerId, leaseMs, token: claimNonce() };
+    const { rows } = await run<ClaimedJobRow>(this.connection.runner, jobClaimSkipLocked(this.db.tables, filter, stamp));
+    return sortClaimed(rows.map((r) => mapClaimedJobRow(r, stamp)));
+  }
+}

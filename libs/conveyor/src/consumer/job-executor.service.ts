@@ -1,0 +1,102 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { JobContext } from '../handlers/job-context.interface';
+import { FinishRow } from '../storage/statements/job-finish-many.sql';
+import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
+import { AttemptDeadlines } from './attempt-deadlines';
+import { HeldJob } from './held-job';
+import { completedRow, failureRow, handBackRow } from './outcome-rows';
+
+/** Extends the lease of a held job; rejects when the claim is gone. */
+export type Heartbeat = (held: HeldJob) => Promise<void>;
+
+/** Told how an attempt ended: the row to write back, or null when nothing may be written (the claim was lost). */
+export type AttemptDone = (row: FinishRow | null) => void;
+
+/**
+ * The context a handler gets; a class so every attempt's context has one shape. `heartbeat` is made when a
+ * handler reads it (most never do), bound to this attempt, so it can be passed around on its own.
+ */
+class AttemptContext implements JobContext {
+  constructor(
+    private readonly held: HeldJob,
+    readonly attempt: number,
+    readonly workerId: string,
+    private readonly beat: Heartbeat,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.held.signal;
+  }
+
+  get heartbeat(): () => Promise<void> {
+    return () => this.beat(this.held);
+  }
+}
+
+/**
+ * Runs one attempt: calls the handler with an AbortSignal, enforces the timeout, and turns what
+ * happened into the row to write back. The attempt ends at whichever comes first of the handler
+ * settling, the timeout, or an abort (lost claim, shutdown) — so a slot is freed even when a handler
+ * ignores its signal. `done` hears null when nothing may be written (the claim was lost).
+ *
+ * Written with plain callbacks rather than `async`/`Promise.race` with a timer per attempt, and without a
+ * promise of its own: for a no-op handler those allocations were most of the attempt's own cost (and of
+ * the GC work behind it). Timeouts share one timer (AttemptDeadlines); every attempt settles exactly once — by
+ * its handler, its deadline or an abort — and leaves the deadline set when it does, so no timer keeps the
+ * process alive once the attempts are over.
+ */
+@Injectable()
+export class JobExecutor {
+  private readonly deadlines = new AttemptDeadlines<HeldJob>();
+
+  constructor(@Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions) {}
+
+  execute(held: HeldJob, heartbeat: Heartbeat, done: AttemptDone): void {
+    const { job, handler } = held;
+    let settled = false;
+    const settle = (ok: boolean, value: unknown) => {
+      if (settled) return;
+      settled = true;
+      this.deadlines.remove(held);
+      held.onAbort(null);
+      let row: FinishRow | null;
+      try {
+        row = ok ? completedRow(job, value) : this.failed(held, value);
+      } catch (err) {
+        row = this.failed(held, err);
+      }
+      done(row);
+    };
+    const fail = (err: unknown) => settle(false, err);
+    held.deadline = performance.now() + handler.timeoutMs;
+    this.deadlines.add(held);
+    held.onAbort(fail);
+    // The handler starts in a microtask, as an `await` would: the caller's bookkeeping is done by then,
+    // and a handler that throws synchronously fails its attempt like one that rejects.
+    queueMicrotask(() => {
+      if (settled) return;
+      let returned: unknown;
+      try {
+        returned = handler.instance.handle(job, new AttemptContext(held, job.attempts, this.options.workerId, heartbeat));
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      if (isThenable(returned)) returned.then((result) => settle(true, result), fail);
+      else settle(true, returned);
+    });
+  }
+
+  private failed(held: HeldJob, err: unknown): FinishRow | null {
+    const reason = held.abortReason ? held.abortReason.reason : err;
+    if (reason instanceof LeaseLostError || held.lost) return null;
+    if (reason instanceof WorkerShutdownError) return handBackRow(held.job, this.options.workerId);
+    return failureRow(held.job, held.handler, reason, this.options.workerId, this.options.maxSnoozes);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}

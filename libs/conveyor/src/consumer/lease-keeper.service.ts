@@ -1,0 +1,58 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
+import { run } from '../storage/statements/statement';
+import { WorkerPool } from './worker-pool.service';
+
+/**
+ * Heartbeat for every claim this process holds: one statement per interval extends all leases.
+ * A held job the statement does not return was rescued by the sweeper (our lease had expired) and may
+ * already be running elsewhere, so the pool aborts it and will write nothing for it (fencing). When heartbeats
+ * fail (the database unreachable), the pool drops the jobs whose leases may have lapsed by this process's clock.
+ */
+@Injectable()
+export class LeaseKeeper {
+  private readonly logger = new Logger('Conveyor:LeaseKeeper');
+  private timer: NodeJS.Timeout | null = null;
+  private beating: Promise<void> | null = null;
+
+  constructor(
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+    private readonly db: ConveyorDatabase,
+    private readonly pool: WorkerPool,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.beat(), this.options.heartbeatIntervalMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.beating;
+  }
+
+  /** One heartbeat round (also callable from tests). */
+  beat(): Promise<void> {
+    this.beating ??= this.extend().finally(() => (this.beating = null));
+    return this.beating;
+  }
+
+  private async extend(): Promise<void> {
+    const held = this.pool.heldLeases();
+    if (held.length === 0) return;
+    const sentAt = performance.now();
+    try {
+      const { rows } = await run<{ id: string }>(this.db.pool, jobExtendLeases(this.db.tables, held, this.options.leaseMs));
+      const owned = new Set(rows.map((r) => r.id));
+      this.pool.leasesExtended(owned, sentAt);
+      const lost = held.filter((h) => !owned.has(h.id)).map((h) => h.id);
+      if (lost.length > 0) this.pool.markLost(lost);
+    } catch (err) {
+      this.logger.warn(`Heartbeat failed: ${(err as Error).message}`);
+      this.pool.dropLapsedLeases();
+    }
+  }
+}

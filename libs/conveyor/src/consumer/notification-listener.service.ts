@@ -1,0 +1,110 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Client } from 'pg';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { quoteIdent } from '../storage/connections/quote';
+import { abandonConnection } from '../storage/connections/statement-deadline';
+import { JobPoller } from './job-poller.service';
+
+/** How often the idle LISTEN connection is asked for a round trip, to find out that it died silently. */
+const PROBE_EVERY_MS = 30_000;
+/** How long that round trip may take before the connection is abandoned. */
+const PROBE_DEADLINE_MS = 2000;
+/** Longest wait between two reconnection attempts. */
+const MAX_RETRY_MS = 2000;
+
+/**
+ * Holds one dedicated connection that LISTENs on the jobs channel and wakes the poller. It is a session of its own:
+ * `listenUrl` when set (past a pooler), and none behind a pooler in transaction mode without it (ConveyorDatabase's
+ * `listenerConfig`), where workers find new jobs at their poll.
+ * When the connection drops (restart, pg_terminate_backend) it reconnects with backoff and then
+ * wakes the poller once, since notifications sent meanwhile were lost; the poll interval covers the gap.
+ * A connection that receives nothing cannot tell a quiet queue from a dead peer (a server that dropped it during
+ * a network partition), so it is probed now and then; TCP keepalive finds a dead peer too, but only slowly.
+ */
+@Injectable()
+export class NotificationListener {
+  private readonly logger = new Logger('Conveyor:Listener');
+  private client: Client | null = null;
+  private stopped = true;
+  private retryMs = 100;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private connected = false;
+  private probeTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: ConveyorDatabase,
+    private readonly poller: JobPoller,
+  ) {}
+
+  get isListening(): boolean {
+    return this.connected;
+  }
+
+  /** Whether there is a connection to LISTEN on: not behind a pooler in transaction mode without `listenUrl`. */
+  get canListen(): boolean {
+    return this.db.listenerConfig() !== null;
+  }
+
+  async start(): Promise<void> {
+    if (!this.canListen) return;
+    this.stopped = false;
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.probeTimer = null;
+    const client = this.client;
+    this.client = null;
+    this.connected = false;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    const config = this.db.listenerConfig();
+    if (!config) return;
+    const client = new Client(config);
+    this.client = client;
+    client.on('notification', (msg) => this.poller.onNotification(msg.payload, msg.processId));
+    client.on('error', (err) => this.lost(client, err));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.channel)}`);
+      this.connected = true;
+      if (this.retryMs > 100) this.logger.log('Listening for new jobs again');
+      this.retryMs = 100;
+      this.probeTimer ??= setInterval(() => void this.probe(), PROBE_EVERY_MS);
+      this.poller.wakeAt(Date.now());
+    } catch (err) {
+      this.lost(client, err as Error);
+    }
+  }
+
+  /** A round trip on the LISTEN connection; one that fails or overruns is abandoned and replaced. */
+  private async probe(): Promise<void> {
+    const client = this.client;
+    if (!client || !this.connected) return;
+    try {
+      await this.db.queryOn(client, 'SELECT 1', [], { deadlineMs: PROBE_DEADLINE_MS });
+    } catch (err) {
+      this.lost(client, err as Error);
+    }
+  }
+
+  private lost(client: Client, err?: Error): void {
+    if (client !== this.client) return;
+    this.client = null;
+    this.connected = false;
+    client.removeAllListeners('end');
+    client.on('error', () => undefined);
+    abandonConnection(client);
+    if (this.stopped) return;
+    this.logger.warn(`LISTEN connection lost${err ? `: ${err.message}` : ''}; reconnecting in ${this.retryMs} ms`);
+    this.reconnectTimer = setTimeout(() => void this.connect(), this.retryMs);
+    this.retryMs = Math.min(MAX_RETRY_MS, this.retryMs * 2);
+  }
+}

@@ -1,0 +1,128 @@
+import { MESSAGES } from '../errors/conveyor.messages';
+import { JobOutcome } from '../observation/events/conveyor-events.service';
+import { CancelJobError } from '../errors/cancel-job.error';
+import { JobTimeoutError } from '../errors/job-timeout.error';
+import { PermanentJobError } from '../errors/permanent-job.error';
+import { RetryLaterError } from '../errors/retry-later.error';
+import { Job } from '../job/job';
+import { JobStatus } from '../job/job-status';
+import { toStorableResult } from '../job/json-safety';
+import { RegisteredHandler } from '../handlers/registered-handler.interface';
+import { FinishRow } from '../storage/statements/job-finish-many.sql';
+import { retryDelayMs } from './retry-delay';
+
+const MAX_STACK = 8_000;
+const MAX_MESSAGE = 4_000;
+
+/** The outcome row of a handler that returned `result`. */
+export function completedRow(job: Job, result: unknown): FinishRow {
+  const storable = toStorableResult(result);
+  if (!storable.ok) {
+    return { id: job.id, token: job.leaseToken!, status: JobStatus.COMPLETED, result: null, error: clean(storable.problem) };
+  }
+  return { id: job.id, token: job.leaseToken!, status: JobStatus.COMPLETED, result: storable.value };
+}
+
+/** The row that hands a job back unrun (shutdown): ready again, and this attempt does not count. */
+export function handBackRow(job: Job, worker: string): FinishRow {
+  return {
+    id: job.id,
+    token: job.leaseToken!,
+    status: JobStatus.PENDING,
+    delay_ms: 0,
+    refund: 1,
+    entry: entry(job, 'handed-back', MESSAGES.shuttingDown, worker),
+  };
+}
+
+/**
+ * Classifies a thrown error into the next state: a control error says it outright; anything else
+ * (including a timeout) is a failed attempt, retried with backoff until max_attempts, then DEAD.
+ */
+export function failureRow(
+  job: Job,
+  handler: Pick<RegisteredHandler, 'backoff'>,
+  err: unknown,
+  worker: string,
+  maxSnoozes: number,
+): FinishRow {
+  const base = { id: job.id, token: job.leaseToken! };
+  const text = clean(describe(err));
+  const stack = err instanceof Error && err.stack ? clean(err.stack.slice(0, MAX_STACK)) : undefined;
+
+  if (err instanceof RetryLaterError) {
+    if (job.snoozes >= maxSnoozes) {
+      const msg = MESSAGES.snoozeCapReached(maxSnoozes);
+      return { ...base, status: JobStatus.DEAD, error: msg, entry: entry(job, 'snooze-cap', msg, worker) };
+    }
+    return {
+      ...base,
+      status: JobStatus.RETRYING,
+      delay_ms: Math.max(0, err.runAt.getTime() - Date.now()),
+      refund: 1,
+      snoozed: 1,
+      error: text,
+      entry: entry(job, 'retry-later', text, worker, undefined, err.runAt),
+    };
+  }
+  if (err instanceof PermanentJobError) {
+    return { ...base, status: JobStatus.DEAD, error: text, entry: entry(job, 'permanent', text, worker, stack) };
+  }
+  if (err instanceof CancelJobError) {
+    return { ...base, status: JobStatus.CANCELLED, error: text, entry: entry(job, 'cancelled', text, worker) };
+  }
+  const kind = err instanceof JobTimeoutError ? 'timeout' : 'failed';
+  if (job.attempts >= job.maxAttempts) {
+    return { ...base, status: JobStatus.DEAD, error: text, entry: entry(job, kind, text, worker, stack) };
+  }
+  return {
+    ...base,
+    status: JobStatus.RETRYING,
+    delay_ms: retryDelayMs(job.attempts, handler.backoff),
+    error: text,
+    entry: entry(job, kind, text, worker, stack),
+  };
+}
+
+/** What an outcome row means, for metrics and logs. */
+export function outcomeOf(row: FinishRow): JobOutcome {
+  switch (row.status) {
+    case JobStatus.COMPLETED:
+      return 'completed';
+    case JobStatus.RETRYING:
+      return row.snoozed ? 'snoozed' : 'failed';
+    case JobStatus.DEAD:
+      return 'dead';
+    case JobStatus.CANCELLED:
+      return 'cancelled';
+    default:
+      return 'handed_back';
+  }
+}
+
+/** Strips what PostgreSQL text cannot hold, so a hostile error message cannot block the batch it is written in. */
+function clean(s: string): string {
+  // eslint-disable-next-line no-control-regex -- NUL is exactly what must be removed
+  return s.replace(/\u0000/g, '\\0').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`.slice(0, MAX_MESSAGE);
+  try {
+    return `Non-error thrown: ${JSON.stringify(err)}`.slice(0, MAX_MESSAGE);
+  } catch {
+    return `Non-error thrown: ${String(err)}`.slice(0, MAX_MESSAGE);
+  }
+}
+
+function entry(job: Job, kind: string, error: string, worker: string, stack?: string, retryAt?: Date): Record<string, unknown> {
+  return {
+    attempt: job.attempts,
+    at: new Date().toISOString(),
+    kind,
+    error,
+    worker,
+    ...(stack ? { stack } : {}),
+    ...(retryAt ? { retryAt: retryAt.toISOString() } : {}),
+  };
+}

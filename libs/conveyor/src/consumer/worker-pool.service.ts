@@ -1,0 +1,349 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { ConveyorEvents } from '../observation/events/conveyor-events.service';
+import { HandlerRegistry } from '../handlers/handler-registry.service';
+import { Job } from '../job/job';
+import { jobLog } from '../observation/logging/job-log-fields';
+import { ClaimFilter } from '../storage/statements/claim-filter.interface';
+import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
+import { FinishRow } from '../storage/statements/job-finish-many.sql';
+import { run } from '../storage/statements/statement';
+import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
+import { Completer } from './completer.service';
+import { HeldJob } from './held-job';
+import { JobExecutor } from './job-executor.service';
+import { logOutcome } from './job-outcome-log';
+import { handBackRow, outcomeOf } from './outcome-rows';
+
+/** Snapshot of the pool for health and metrics. */
+export interface PoolStats {
+  concurrency: number;
+  running: number;
+  buffered: number;
+  finishing: number;
+}
+
+/**
+ * The in-process worker pool.
+ *
+ * Every claimed job is *held* until its outcome is written: first `buffered` (claimed, waiting for a
+ * slot), then `running`, then `finishing` (outcome queued in the Completer). The pool asks for at most
+ * `concurrency + prefetch - held` more jobs (backpressure), and excludes from the claim the queues and
+ * types already at their limits. A slot frees the moment a handler settles — the database write happens
+ * in the background, in batches — and the next buffered job starts at once, so handlers do not wait on
+ * a round trip while work is ready.
+ *
+ * A job is started only while its lease is certainly still ours by this process's clock (see `leaseMargin`): a
+ * buffered job whose lease could have lapsed — its heartbeats did not reach the database, say — may already have
+ * been rescued and run elsewhere, so it is dropped unrun, and so are running ones once the heartbeat finds their
+ * leases lapsed; the sweeper hands them to another worker.
+ *
+ * Shutdown: buffered jobs are handed back at once; running ones get `shutdownGraceMs` (or until
+ * `hurry()`), then their signals fire and they are handed back too — ready again, attempt refunded —
+ * so nothing is left RUNNING for the sweeper to find.
+ */
+@Injectable()
+export class WorkerPool {
+  private readonly logger = new Logger('Conveyor:Worker');
+  private readonly held = new Map<string, HeldJob>();
+  private buffer: HeldJob[] = [];
+  private running = 0;
+  private readonly runningByQueue = new Map<string, number>();
+  private readonly runningByType = new Map<string, number>();
+  private readonly runningDone = new Set<() => void>();
+  private accepting = false;
+  private lastClaimCapped = false;
+
+  constructor(
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+    private readonly db: ConveyorDatabase,
+    private readonly registry: HandlerRegistry,
+    private readonly executor: JobExecutor,
+    private readonly completer: Completer,
+    private readonly events: ConveyorEvents,
+  ) {}
+
+  start(): void {
+    this.accepting = true;
+  }
+
+  get isAccepting(): boolean {
+    return this.accepting;
+  }
+
+  stats(): PoolStats {
+    return {
+      concurrency: this.options.concurrency,
+      running: this.running,
+      buffered: this.buffer.length,
+      finishing: this.held.size - this.running - this.buffer.length,
+    };
+  }
+
+  /** Free room for more claimed jobs (0 while stopping or while outcomes pile up unwritten). */
+  freeCapacity(): number {
+    if (!this.accepting) return 0;
+    if (this.completer.backlog > this.options.completionBatchSize * 10) return 0;
+    return Math.max(0, this.options.concurrency + this.options.prefetch - this.running - this.buffer.length);
+  }
+
+  /**
+   * Whether a claim made now would have room for `rows` besides `reserved` more jobs, and run every one of them
+   * here (a registered handler, not an external type). Queue and type caps are not checked.
+   */
+  runsAtOnce(rows: readonly { type: string }[], reserved: number): boolean {
+    if (rows.length + reserved > this.claimRoom()) return false;
+    for (const row of rows) if (!this.registry.has(row.type) || !this.runsHere(row.type)) return false;
+    return true;
+  }
+
+  /** How many jobs the next claim may take: the free room, at most one claim batch. */
+  private claimRoom(): number {
+    return Math.min(this.freeCapacity(), this.options.claimBatchSize);
+  }
+
+  /** Types declared external are left to HTTP workers even when a handler for them is registered here. */
+  private runsHere(type: string): boolean {
+    return !this.options.externalTypes.includes(type);
+  }
+
+  /** True when a refill is worth a query: nothing buffered beyond half the prefetch. */
+  wantsRefill(): boolean {
+    return this.freeCapacity() > 0 && this.buffer.length <= this.options.prefetch / 2;
+  }
+
+  /** The claim to make now, or null when there is no room or nothing this worker can run. */
+  claimRequest(): ClaimFilter | null {
+    const free = this.claimRoom();
+    if (free === 0) return null;
+    const load = this.loadByGroup();
+    const local = this.registry.all().filter((h) => this.runsHere(h.type));
+    const types = local.filter((h) => h.concurrency === null || (load.types.get(h.type) ?? 0) < h.concurrency).map((h) => h.type);
+    if (types.length === 0) return null;
+    const excludedQueues = Object.entries(this.options.queueConcurrency)
+      .filter(([queue, limit]) => (load.queues.get(queue) ?? 0) >= limit)
+      .map(([queue]) => queue);
+    this.lastClaimCapped = excludedQueues.length > 0 || types.length < local.length;
+    return { types, excludedQueues, limit: free };
+  }
+
+  /**
+   * Whether the last claim request left out a queue or type at its concurrency cap: work may wait there
+   * that a slot freeing up could take, so the poller claims again on capacity even after a short claim.
+   */
+  get claimWasCapped(): boolean {
+    return this.lastClaimCapped;
+  }
+
+  /**
+   * Takes freshly claimed jobs and starts as many as slots allow. `claimSentAt` is the performance.now() at which
+   * the claim statement was sent: their leases run from no earlier.
+   */
+  accept(jobs: Job[], claimSentAt: number): void {
+    const validUntil = claimSentAt + this.options.leaseMs - this.leaseMargin;
+    for (const job of jobs) {
+      const handler = this.registry.get(job.type);
+      if (!handler) continue; // cannot happen: claims filter on registered types
+      const held = new HeldJob(job, handler);
+      held.leaseValidUntil = validUntil;
+      this.held.set(job.id, held);
+      if (!this.accepting) {
+        this.finish(held, handBackRow(job, this.options.workerId));
+        continue;
+      }
+      this.buffer.push(held);
+    }
+    this.dispatch();
+  }
+
+  /** Lease id/token of every job still held (buffered, running, or outcome not yet written). */
+  heldLeases(): { id: string; token: string }[] {
+    return [...this.held.values()].map((h) => ({ id: h.job.id, token: h.token }));
+  }
+
+  /**
+   * A heartbeat sent at `sentAt` (performance.now()) extended these leases. Unlike `heldLeases`, this is called
+   * after an await: a job may have finished meanwhile, and is skipped.
+   */
+  leasesExtended(ids: Iterable<string>, sentAt: number): void {
+    const validUntil = sentAt + this.options.leaseMs - this.leaseMargin;
+    for (const id of ids) {
+      const held = this.held.get(id);
+      if (held && held.leaseValidUntil < validUntil) held.leaseValidUntil = validUntil;
+    }
+  }
+
+  /**
+   * Drops every held job whose lease may have lapsed by this process's clock (its heartbeats failed): aborts it if
+   * running, drops it if buffered, and writes nothing for it.
+   */
+  dropLapsedLeases(): void {
+    const now = performance.now();
+    const lapsed = [...this.held.values()].filter((h) => h.state !== 'finishing' && h.leaseValidUntil <= now).map((h) => h.job.id);
+    if (lapsed.length > 0) this.markLost(lapsed);
+  }
+
+  /**
+   * How long before its lease ends, by this process's clock, a job counts as lost: one heartbeat interval, so a
+   * job is never started without a heartbeat due before its lease could lapse.
+   */
+  private get leaseMargin(): number {
+    return this.options.heartbeatIntervalMs;
+  }
+
+  /** The heartbeat found these claims gone: stop their handlers and drop them, writing nothing. */
+  markLost(ids: string[]): void {
+    for (const id of ids) {
+      const held = this.held.get(id);
+      if (!held || held.state === 'finishing') continue;
+      held.lost = true;
+      this.events.emit('stale', id, this.options.workerId);
+      this.logger.warn(jobLog('Lost the claim on a job (lease expired); its result will not be written', held.job, this.options.workerId));
+      if (held.state === 'buffered') {
+        this.buffer = this.buffer.filter((b) => b !== held);
+        this.held.delete(id);
+      } else {
+        held.abort(new LeaseLostError(id));
+      }
+    }
+    this.events.emit('capacity');
+  }
+
+  /**
+   * Stops taking work and empties the pool: buffered jobs are handed back now, running ones after
+   * the grace period (or as soon as `hurry` resolves), then every outcome is written.
+   */
+  async stop(graceMs: number, hurry: Promise<void>): Promise<void> {
+    this.accepting = false;
+    const buffered = this.buffer;
+    this.buffer = [];
+    for (const held of buffered) this.finish(held, handBackRow(held.job, this.options.workerId));
+
+    let graceTimer: NodeJS.Timeout | undefined;
+    await Promise.race([this.whenIdle(), new Promise<void>((r) => (graceTimer = setTimeout(r, graceMs))), hurry]);
+    clearTimeout(graceTimer);
+    if (this.running > 0) {
+      this.logger.warn(`Handing back ${this.running} running jobs after the shutdown grace period`);
+      for (const held of this.held.values()) if (held.state === 'running') held.abort(new WorkerShutdownError());
+      await this.whenIdle();
+    }
+    await this.completer.drain();
+  }
+
+  private whenIdle(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.running === 0) {
+          this.runningDone.delete(check);
+          resolve();
+        }
+      };
+      this.runningDone.add(check);
+    });
+  }
+
+  private dispatch(): void {
+    if (this.buffer.length === 0) return;
+    for (let i = 0; i < this.buffer.length && this.running < this.options.concurrency; ) {
+      const held = this.buffer[i];
+      if (!this.slotFor(held)) {
+        i++;
+        continue;
+      }
+      this.buffer.splice(i, 1);
+      if (held.leaseValidUntil <= performance.now()) {
+        this.dropUnstarted(held);
+        continue;
+      }
+      this.runOne(held);
+    }
+  }
+
+  /** A buffered job whose lease may have lapsed: it may run elsewhere already, so it is not started here. */
+  private dropUnstarted(held: HeldJob): void {
+    held.lost = true;
+    this.held.delete(held.job.id);
+    this.events.emit('stale', held.job.id, this.options.workerId);
+    this.logger.warn(jobLog('Dropped a claimed job unrun: its lease may have lapsed before a slot freed', held.job, this.options.workerId));
+  }
+
+  private slotFor(held: HeldJob): boolean {
+    const queueLimit = this.options.queueConcurrency[held.job.queue];
+    if (queueLimit !== undefined && (this.runningByQueue.get(held.job.queue) ?? 0) >= queueLimit) return false;
+    const typeLimit = held.handler.concurrency;
+    return typeLimit === null || (this.runningByType.get(held.job.type) ?? 0) < typeLimit;
+  }
+
+  private runOne(held: HeldJob): void {
+    const { job } = held;
+    held.state = 'running';
+    held.startedAt = performance.now();
+    this.running++;
+    bump(this.runningByQueue, job.queue, 1);
+    bump(this.runningByType, job.type, 1);
+    this.events.emit('started', job, job.runAt);
+    this.executor.execute(held, this.heartbeat, (row) => this.ran(held, row));
+  }
+
+  /** An attempt ended: free its slot, queue its outcome (null: the claim was lost, write nothing). */
+  private ran(held: HeldJob, row: FinishRow | null): void {
+    const { job } = held;
+    this.running--;
+    bump(this.runningByQueue, job.queue, -1);
+    bump(this.runningByType, job.type, -1);
+    if (row === null) {
+      this.held.delete(job.id);
+    } else {
+      this.finish(held, row);
+    }
+    if (this.runningDone.size > 0) for (const check of [...this.runningDone]) check();
+    this.dispatch();
+    this.events.emit('capacity');
+  }
+
+  private finish(held: HeldJob, row: FinishRow): void {
+    held.state = 'finishing';
+    const durationMs = held.startedAt ? performance.now() - held.startedAt : 0;
+    this.completer.add(row, (written) => {
+      if (this.held.get(held.job.id) === held) this.held.delete(held.job.id);
+      if (written) {
+        const outcome = outcomeOf(row);
+        this.events.emit('finished', held.job, row.status, durationMs, outcome);
+        logOutcome(this.logger, held.job, row, this.options.workerId, durationMs, outcome);
+        if (row.delay_ms !== undefined && row.delay_ms !== null) this.events.emit('requeued', Date.now() + row.delay_ms);
+      } else {
+        this.events.emit('stale', held.job.id, this.options.workerId);
+        this.logger.warn(jobLog('Stale outcome ignored: the claim was no longer ours', held.job, this.options.workerId));
+      }
+    }, held.job);
+  }
+
+  /** Explicit heartbeat from a handler; throws when the claim is gone. One function for every attempt. */
+  private readonly heartbeat = async (held: HeldJob): Promise<void> => {
+    const stmt = jobExtendLeases(this.db.tables, [{ id: held.job.id, token: held.token }], this.options.leaseMs);
+    const sentAt = performance.now();
+    const { rows } = await run<{ id: string }>(this.db.pool, stmt);
+    if (rows.length === 0) {
+      this.markLost([held.job.id]);
+      throw new LeaseLostError(held.job.id);
+    }
+    this.leasesExtended([held.job.id], sentAt);
+  };
+
+  private loadByGroup(): { types: Map<string, number>; queues: Map<string, number> } {
+    const types = new Map(this.runningByType);
+    const queues = new Map(this.runningByQueue);
+    for (const b of this.buffer) {
+      bump(types, b.job.type, 1);
+      bump(queues, b.job.queue, 1);
+    }
+    return { types, queues };
+  }
+}
+
+function bump(map: Map<string, number>, key: string, by: number): void {
+  map.set(key, (map.get(key) ?? 0) + by);
+}

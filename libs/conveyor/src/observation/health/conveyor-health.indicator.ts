@@ -1,0 +1,101 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import { CONVEYOR_OPTIONS } from '../../config/conveyor.constants';
+import { ConveyorOptions } from '../../config/conveyor-options.interface';
+import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
+import { MigratorService } from '../../storage/migrations/migrator.service';
+import { JobPoller } from '../../consumer/job-poller.service';
+import { jobCountActive } from '../../storage/statements/job-count-active.sql';
+import { run } from '../../storage/statements/statement';
+import { WorkerPool } from '../../consumer/worker-pool.service';
+
+/** Resolves `work`, or rejects after `ms`: a health probe must never hang. */
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Conveyor's readiness checks, in terminus style: each returns up/down with data and never throws.
+ * - `database`: a round trip within the timeout;
+ * - `migrations`: the schema has every migration this build knows;
+ * - `worker`: not shutting down, and the poller has claimed (or tried) recently;
+ * - `queue`: job counts and pool usage, for dashboards (down only if the counts cannot be read).
+ */
+@Injectable()
+export class ConveyorHealthIndicator {
+  private stopping = false;
+
+  constructor(
+    private readonly health: HealthIndicatorService,
+    private readonly db: ConveyorDatabase,
+    private readonly migrator: MigratorService,
+    private readonly poller: JobPoller,
+    private readonly pool: WorkerPool,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+  ) {}
+
+  /** The engine has begun to stop: `worker` reports down from now on, so traffic goes elsewhere. */
+  engineStopping(): void {
+    this.stopping = true;
+  }
+
+  async database(key = 'database', timeoutMs = 1000): Promise<HealthIndicatorResult> {
+    const check = this.health.check(key);
+    const started = Date.now();
+    try {
+      // The deadline abandons a connection that does not answer (a network dropping packets) instead of leaving
+      // it checked out of the pool.
+      const { rows } = await withTimeout(
+        this.db.pool.query<{ readOnly: boolean }>(`SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`, [], { deadlineMs: timeoutMs }),
+        timeoutMs,
+      );
+      // A server that answers but cannot take writes (the address reaches a standby during a failover) cannot take
+      // jobs either: not ready, so traffic goes elsewhere until the address reaches the primary again.
+      if (rows[0]?.readOnly) return check.down({ message: 'the database is read-only (a standby, not the primary)' });
+      return check.up({ latencyMs: Date.now() - started });
+    } catch (err) {
+      return check.down({ message: (err as Error).message });
+    }
+  }
+
+  async migrations(key = 'migrations', timeoutMs = 1000): Promise<HealthIndicatorResult> {
+    const check = this.health.check(key);
+    try {
+      const ok = await withTimeout(this.migrator.isUpToDate(), timeoutMs);
+      return ok ? check.up({ latest: this.migrator.latest }) : check.down({ message: 'migrations not applied', latest: this.migrator.latest });
+    } catch (err) {
+      return check.down({ message: (err as Error).message });
+    }
+  }
+
+  worker(key = 'worker'): HealthIndicatorResult {
+    const check = this.health.check(key);
+    if (this.stopping) return check.down({ message: 'shutting down' });
+    if (!this.options.runWorkers) return check.up({ workers: false });
+    const last = this.poller.lastPollAt;
+    const maxAge = Math.max(3 * this.options.pollIntervalMs, 5000);
+    const age = last ? Date.now() - last.getTime() : null;
+    const data = { lastPollAgeMs: age, lastError: this.poller.lastError, ...this.pool.stats() };
+    return age !== null && age <= maxAge ? check.up(data) : check.down({ message: 'poller has not run recently', ...data });
+  }
+
+  async queue(key = 'queue', timeoutMs = 1000): Promise<HealthIndicatorResult> {
+    const check = this.health.check(key);
+    try {
+      const { rows } = await withTimeout(run<{ status: string; count: number }>(this.db.pool, jobCountActive(this.db.tables)), timeoutMs);
+      const counts = Object.fromEntries(rows.map((r) => [r.status.toLowerCase(), r.count]));
+      const pg = this.db.pgPool;
+      return check.up({
+        ...counts,
+        pool: this.pool.stats(),
+        connections: { total: pg.totalCount, idle: pg.idleCount, waiting: pg.waitingCount },
+      });
+    } catch (err) {
+      return check.down({ message: (err as Error).message });
+    }
+  }
+}

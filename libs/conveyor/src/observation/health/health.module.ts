@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { ConsumerModule } from '../../consumer/consumer.module';
+import { ConveyorHealthIndicator } from './conveyor-health.indicator';
+
+/** Health indicators for orchestrators (the HTTP endpoints live in ConveyorHttpModule). */
+@Module({
+  imports: [TerminusModule, ConsumerModule],
+  providers: [ConveyorHealthIndicator],
+  exports: [ConveyorHealthIndicator, TerminusModule],
+})
+export class HealthModule {}

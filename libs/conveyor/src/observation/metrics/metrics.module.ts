@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { ConsumerModule } from '../../consumer/consumer.module';
+import { ConveyorMetrics } from './conveyor-metrics.service';
+import { CONVEYOR_METRICS_REGISTRY } from './metrics.constants';
+import { metricsRegistryProvider } from './metrics-registry.provider';
+import { QueueDepthReader } from './queue-depth.reader';
+
+/**
+ * Prometheus metrics of the engine, collected whether or not anything serves them; the scrape endpoint
+ * is `GET /metrics` in ConveyorHttpModule.
+ */
+@Module({
+  imports: [ConsumerModule],
+  providers: [metricsRegistryProvider, QueueDepthReader, ConveyorMetrics],
+  exports: [CONVEYOR_METRICS_REGISTRY, ConveyorMetrics],
+})
+export class MetricsModule {}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { MESSAGES } from '../errors/conveyor.messages';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
+import { JobStateConflictError } from '../errors/job-request.errors';
+import { jobRetryMany, JobRetryManyFilter, jobsNotifyReady, run } from '../storage/statements';
+
+/** What one bulk retry did. */
+export interface BulkRetryResult {
+  /** How many jobs went back to PENDING; when it equals the limit, more may match: call again. */
+  retried: number;
+  /** Their ids. */
+  ids: string[];
+}
+
+/**
+ * Retrying many DEAD (or CANCELLED) jobs at once — the operator's answer to an outage that killed a
+ * batch. One statement per call, bounded by `limit`, so a huge backlog is drained in steps instead of
+ * one long transaction that holds thousands of row locks. Jobs whose unique key a waiting or running job
+ * holds are left DEAD (see jobRetryMany).
+ */
+@Injectable()
+export class BulkRetryService {
+  constructor(private readonly db: ConveyorDatabase) {}
+
+  async retryMany(filter: JobRetryManyFilter): Promise<BulkRetryResult> {
+    const key = filter.key?.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const { rows } = await run<{ id: string }>(this.db.pool, jobRetryMany(this.db.tables, { ...filter, key })).catch((err: unknown) => {
+      // Only a submission racing the statement for a freed unique key gets here; the statement rolled back.
+      throw isUniqueViolation(err, UNIQUE_KEY_INDEX) ? new JobStateConflictError(MESSAGES.bulkRetryUniqueKeyRace) : err;
+    });
+    if (rows.length > 0) await run(this.db.pool, jobsNotifyReady(this.db.channel));
+    return { retried: rows.length, ids: rows.map((r) => r.id) };
+  }
+}

@@ -1,0 +1,179 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { createHash } from 'node:crypto';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
+import { MESSAGES } from '../errors/conveyor.messages';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { FieldProblem, JobValidationError } from '../errors/job-request.errors';
+import { HandlerRegistry } from '../handlers/handler-registry.service';
+import { NewJobRow } from '../storage/statements/job-insert-many.sql';
+import { canonicalJson } from './canonical-json';
+import { isPlainlyValidEnvelope } from './envelope-fast-path';
+import { newJobId } from '../job/job-id';
+import { findUnstorableJson } from '../job/json-safety';
+import { SubmitJobDto } from './submit-job.dto';
+
+const ENVELOPE_KEYS = ['type', 'payload', 'queue', 'priority', 'runAt', 'delayMs', 'maxAttempts', 'idempotencyKey', 'uniqueKey'];
+const ENVELOPE_KEY_SET = new Set(ENVELOPE_KEYS);
+const ENVELOPE_STRINGS = ['type', 'queue', 'runAt', 'idempotencyKey', 'uniqueKey'] as const;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The single check of a submission, for REST and in-code callers alike: the envelope (class-validator on
+ * SubmitJobDto), the type (a registered handler or a declared external type), the payload (storable as
+ * jsonb, and valid against the handler's payload class). Every problem names its field.
+ */
+@Injectable()
+export class JobRequestValidator {
+  constructor(
+    private readonly registry: HandlerRegistry,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+  ) {}
+
+  /** Validates one submission; `path` prefixes field names (e.g. `jobs[2].`). Throws JobValidationError. */
+  toRow(input: unknown, path = ''): NewJobRow {
+    const problems = this.check(input, path);
+    if (problems.length > 0) {
+      throw new JobValidationError(`Invalid job submission: ${problems.map((p) => p.field).join(', ')}`, problems);
+    }
+    const req = input as SubmitJobDto;
+    const handler = this.registry.get(req.type);
+    const queue = req.queue ?? handler?.queue ?? 'default';
+    const priority = req.priority ?? 0;
+    const maxAttempts = req.maxAttempts ?? handler?.maxAttempts ?? this.options.defaultMaxAttempts;
+    const key = req.idempotencyKey ?? null;
+    return {
+      id: newJobId(),
+      queue,
+      type: req.type,
+      payload: req.payload,
+      priority,
+      run_at: req.runAt ? new Date(req.runAt).toISOString() : null,
+      delay_ms: req.delayMs ?? null,
+      max_attempts: maxAttempts,
+      idempotency_key: key,
+      idempotency_hash: key ? requestHash(req) : null,
+      unique_key: req.uniqueKey ?? null,
+    };
+  }
+
+  /** Every problem of one submission, or none. */
+  check(input: unknown, path = ''): FieldProblem[] {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+      return [{ field: path.replace(/\.$/, '') || 'body', problems: ['must be a JSON object'] }];
+    }
+    const raw = input as Record<string, unknown>;
+    // The common submission skips the DTO copy and class-validator (see isPlainlyValidEnvelope). Only a plain
+    // object qualifies, so every field read below is an own field, as the DTO copy would have seen it.
+    if (isPlainRecord(raw) && hasOnlyEnvelopeKeys(raw) && isPlainlyValidEnvelope(raw) && this.isKnownType(raw.type as string)) {
+      return this.checkPayloadOf(raw.type as string, raw.payload, path);
+    }
+    const problems: FieldProblem[] = [];
+    const unknown = Object.keys(raw).filter((k) => !ENVELOPE_KEY_SET.has(k));
+    for (const k of unknown) problems.push({ field: `${path}${k}`, problems: ['is not a known field'] });
+
+    // Copy only known own fields: never hand attacker-chosen keys to class-transformer.
+    const dto = new SubmitJobDto();
+    for (const k of ENVELOPE_KEYS) if (Object.prototype.hasOwnProperty.call(raw, k)) (dto as unknown as Record<string, unknown>)[k] = raw[k];
+    if (!isPlainlyValidEnvelope(dto as unknown as Record<string, unknown>)) {
+      problems.push(...flatten(validateSync(dto), path));
+      problems.push(...unstorableStrings(dto, path));
+    }
+    // IsISO8601 also passes week dates, ordinal dates and basic format (2030-W05-3, 2030-010, 20300101T00Z),
+    // which Date either cannot read (an Invalid Date, then a 500) or misreads (2030-010 as 1 October).
+    if (typeof dto.runAt === 'string' && !problems.some((p) => p.field === `${path}runAt`) && !isPlainDateTime(dto.runAt)) {
+      problems.push({ field: `${path}runAt`, problems: [RUN_AT_PROBLEM] });
+    }
+    if (dto.runAt !== undefined && dto.delayMs !== undefined) {
+      problems.push({ field: `${path}delayMs`, problems: ['give either runAt or delayMs, not both'] });
+    }
+    if (typeof dto.type === 'string' && dto.type.length > 0 && !this.isKnownType(dto.type)) {
+      problems.push({ field: `${path}type`, problems: [MESSAGES.unknownType(dto.type)] });
+    }
+    if (problems.length > 0) return problems;
+    return this.checkPayloadOf(dto.type, dto.payload, path);
+  }
+
+  /** Problems of the payload of a job whose envelope is valid: storable as jsonb, and valid for its handler. */
+  private checkPayloadOf(type: string, payload: unknown, path: string): FieldProblem[] {
+    const unstorable = findUnstorableJson(payload, `${path}payload`);
+    if (unstorable) return [{ field: unstorable.field, problems: [unstorable.problem] }];
+    const payloadClass = this.registry.get(type)?.payloadClass;
+    return payloadClass ? this.checkPayload(payloadClass, payload, `${path}payload`) : [];
+  }
+
+  isKnownType(type: string): boolean {
+    return this.registry.has(type) || this.options.externalTypes.includes(type);
+  }
+
+  private checkPayload(cls: new () => object, payload: unknown, field: string): FieldProblem[] {
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+      return [{ field, problems: ['must be a JSON object'] }];
+    }
+    const dangerous = findKey(payload, FORBIDDEN_KEYS, field);
+    if (dangerous) return [{ field: dangerous, problems: ['is not allowed'] }];
+    const instance = plainToInstance(cls, payload) as object;
+    return flatten(validateSync(instance, { whitelist: true, forbidNonWhitelisted: true }), `${field}.`);
+  }
+}
+
+/** An object literal or JSON.parse result: no class, no inherited fields. */
+function isPlainRecord(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function hasOnlyEnvelopeKeys(raw: Record<string, unknown>): boolean {
+  for (const k in raw) if (!ENVELOPE_KEY_SET.has(k)) return false;
+  return true;
+}
+
+/**
+ * A calendar date, or a date and time with its offset: the part of ISO 8601 that Date reads the same on
+ * every server (a time without offset would be read in the server's own time zone).
+ */
+const RUN_AT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+const RUN_AT_PROBLEM = 'must be a date or a date-time with offset, such as 2030-01-01T12:00:00Z';
+
+function isPlainDateTime(text: string): boolean {
+  return RUN_AT.test(text) && !Number.isNaN(Date.parse(text));
+}
+
+/** Envelope strings go to PostgreSQL too, so they must be storable text: no NUL, no lone surrogate. */
+function unstorableStrings(dto: SubmitJobDto, path: string): FieldProblem[] {
+  return ENVELOPE_STRINGS.flatMap((k) => {
+    const bad = typeof dto[k] === 'string' ? findUnstorableJson(dto[k], `${path}${k}`) : null;
+    return bad ? [{ field: bad.field, problems: [bad.problem] }] : [];
+  });
+}
+
+/** Turns class-validator's tree into `field: problems`, with dotted paths. */
+function flatten(errors: ValidationError[], prefix: string): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  for (const e of errors) {
+    const field = `${prefix}${e.property}`;
+    if (e.constraints) out.push({ field, problems: Object.values(e.constraints) });
+    if (e.children?.length) out.push(...flatten(e.children, `${field}.`));
+  }
+  return out;
+}
+
+function findKey(value: unknown, keys: Set<string>, path: string): string | null {
+  if (value === null || typeof value !== 'object') return null;
+  for (const k of Object.keys(value)) {
+    if (keys.has(k)) return `${path}.${k}`;
+    const inner = findKey((value as Record<string, unknown>)[k], keys, `${path}.${k}`);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+/** Fingerprint of everything that defines a submission, so a repeat with another body is a 409. */
+export function requestHash(req: SubmitJobDto): string {
+  // canonicalJson drops undefined fields, so a request without uniqueKey hashes as it did before the field existed.
+  const { type, payload, queue, priority, runAt, delayMs, maxAttempts, uniqueKey } = req;
+  return createHash('sha256')
+    .update(canonicalJson({ type, payload, queue, priority, runAt, delayMs, maxAttempts, uniqueKey }))
+    .digest('hex');
+}

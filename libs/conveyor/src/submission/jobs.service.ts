@@ -1,0 +1,247 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
+import { MESSAGES } from '../errors/conveyor.messages';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { SqlRunner } from '../storage/connections/sql-runner.interface';
+import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
+import {
+  JobNotFoundError,
+  JobStateConflictError,
+  JobValidationError,
+  UniqueKeyConflictError,
+} from '../errors/job-request.errors';
+import { ConveyorEvents } from '../observation/events/conveyor-events.service';
+import { LocalPickup } from '../consumer/local-pickup/local-pickup.service';
+import {
+  jobCancel,
+  jobDeleteFinished,
+  jobGetById,
+  jobGetByUniqueKeys,
+  jobList,
+  JobListFilter,
+  jobRetry,
+  hasKeys,
+  jobsNotifyReady,
+  NewJobRow,
+  run,
+} from '../storage/statements';
+import { Job } from '../job/job';
+import { CommittedInsert, InsertedJobs, insertJobs } from './insert-jobs';
+import { isJobId } from '../job/job-id';
+import { EnqueueOptions, JobRequest, SubmitResult } from './job-request.interface';
+import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
+import { JobRequestValidator } from './job-request.validator';
+import { JobStatus } from '../job/job-status';
+
+/** A page of the job list. */
+export interface JobPage {
+  items: Job[];
+  nextCursor: string | null;
+}
+
+/**
+ * Submitting, reading and steering jobs: what the REST controller and in-code producers call.
+ * Submission is validated in one place (JobRequestValidator) and inserted with one multi-row statement.
+ */
+@Injectable()
+export class JobsService {
+  constructor(
+    private readonly db: ConveyorDatabase,
+    private readonly validator: JobRequestValidator,
+    private readonly events: ConveyorEvents,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+    private readonly pickup: LocalPickup,
+  ) {}
+
+  /**
+   * Enqueues one job from code. Pass `options.manager` (a transactional EntityManager) to insert it
+   * inside your own transaction. Returns the stored job (the existing one for a repeated idempotency key);
+   * for a new job its `payload` is the value you passed, not a copy read back from the database.
+   */
+  async enqueue<P>(type: string, payload: P, options: EnqueueOptions = {}): Promise<Job<P>> {
+    const { manager, ...rest } = options;
+    const runAt = rest.runAt instanceof Date ? rest.runAt.toISOString() : rest.runAt;
+    const result = await this.submit({ ...rest, runAt, type, payload }, this.db.runnerFor(manager));
+    return result.job as Job<P>;
+  }
+
+  /** Enqueues many jobs from code with one statement, all or nothing. */
+  async enqueueMany(requests: JobRequest[], options: Pick<EnqueueOptions, 'manager'> = {}): Promise<Job[]> {
+    const normalized = requests.map((r) => (r.runAt instanceof Date ? { ...r, runAt: r.runAt.toISOString() } : r));
+    const rows = this.validateBatch(normalized);
+    return this.insertBatch(rows, options.manager ? this.db.runnerFor(options.manager) : undefined);
+  }
+
+  /** One submission (REST or code): 201-style `created: true`, or the earlier job for a repeated key. */
+  async submit(input: unknown, runner: SqlRunner = this.db.pool): Promise<SubmitResult<Job>> {
+    const row = this.validator.toRow(input);
+    const { answers, created, committed } = await this.insert([row], runner);
+    this.announce(committed);
+    const job = mapJobRow(answers[0]);
+    // One row: what was created, if anything, is the answer.
+    if (created.length > 0) this.events.emit('submitted', [job]);
+    return { job, created: created.length > 0 };
+  }
+
+  /** Batch submission: all valid and inserted, or nothing. */
+  async submitBatch(inputs: unknown): Promise<Job[]> {
+    if (!Array.isArray(inputs)) {
+      throw new JobValidationError('Invalid batch', [{ field: 'jobs', problems: ['must be an array'] }]);
+    }
+    if (inputs.length === 0 || inputs.length > this.options.maxBatchSize) {
+      throw new JobValidationError('Invalid batch', [
+        { field: 'jobs', problems: [`must hold between 1 and ${this.options.maxBatchSize} jobs`] },
+      ]);
+    }
+    return this.insertBatch(this.validateBatch(inputs));
+  }
+
+  /** Every submission of a batch checked; one JobValidationError naming every bad field, or the rows. */
+  private validateBatch(inputs: unknown[]): NewJobRow[] {
+    const rows: NewJobRow[] = [];
+    const problems = [];
+    for (let i = 0; i < inputs.length; i++) {
+      try {
+        rows.push(this.validator.toRow(inputs[i], `jobs[${i}].`));
+      } catch (err) {
+        if (!(err instanceof JobValidationError)) throw err;
+        problems.push(...(err.details ?? []));
+      }
+    }
+    if (problems.length > 0) throw new JobValidationError(batchProblemMessage(problems.map((p) => p.field)), problems);
+    return rows;
+  }
+
+  /**
+   * Inserts validated rows, all or nothing: in the caller's transaction when given one; else rows without
+   * keys go in as one statement on the pool (a statement is atomic by itself, and BEGIN and COMMIT would
+   * be two more round trips per batch), and rows with keys, whose conflicts can take further reads and
+   * inserts, in a transaction of their own.
+   */
+  private async insertBatch(rows: NewJobRow[], callerRunner?: SqlRunner): Promise<Job[]> {
+    const { answers, created, committed } = callerRunner
+      ? await insertJobs(callerRunner, this.db.tables, rows)
+      : rows.some(hasKeys)
+        ? await this.db.transaction((tx) => insertJobs(tx, this.db.tables, rows))
+        : await this.insert(rows, this.db.pool);
+    this.announce(committed);
+    // Most answers are the created rows themselves: map each stored row once.
+    const mapped = new Map<JobRow, Job>();
+    const jobOf = (r: JobRow) => mapped.get(r) ?? mapped.set(r, mapJobRow(r)).get(r)!;
+    const jobs = answers.map(jobOf);
+    if (created.length > 0) this.events.emit('submitted', created.map(jobOf));
+    return jobs;
+  }
+
+  /**
+   * Inserts rows on `runner`. Rows without keys that this instance's workers would take at once, submitted outside
+   * a caller's transaction, go in as a quiet insert with the claim right behind it (LocalPickup).
+   */
+  private insert(rows: NewJobRow[], runner: SqlRunner): Promise<InsertedJobs> {
+    if (runner === this.db.pool && !rows.some(hasKeys)) {
+      const quiet = this.pickup.quietly(rows, (worker) => insertJobs(worker, this.db.tables, rows, true));
+      if (quiet) return quiet;
+    }
+    return insertJobs(runner, this.db.tables, rows);
+  }
+
+  /** Tells this instance's workers about committed inserts first, before the rest of the call's work. */
+  private announce(committed: CommittedInsert[]): void {
+    for (const insert of committed) this.events.emit('inserted', insert);
+  }
+
+  /** One job; JobNotFoundError when there is none. */
+  async get(id: string): Promise<Job> {
+    const { rows } = await run<JobRow>(this.db.pool, jobGetById(this.db.tables, id));
+    if (rows.length === 0) throw new JobNotFoundError(MESSAGES.jobNotFound(id));
+    return mapJobRow(rows[0]);
+  }
+
+  /** Newest first, keyset-paginated; `cursor` is the `nextCursor` of the previous page. */
+  async list(filter: Omit<JobListFilter, 'beforeId'> & { cursor?: string }): Promise<JobPage> {
+    const beforeId = filter.cursor ? decodeCursor(filter.cursor) : undefined;
+    const escapedKey = filter.key?.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const { rows } = await run<JobRow>(this.db.pool, jobList(this.db.tables, { ...filter, key: escapedKey, beforeId }));
+    const more = rows.length > filter.limit;
+    const items = rows.slice(0, filter.limit).map((r) => mapJobRow(r));
+    return { items, nextCursor: more ? encodeCursor(items[items.length - 1].id) : null };
+  }
+
+  /** SCHEDULED/PENDING/RETRYING → CANCELLED; JobStateConflictError otherwise. */
+  async cancel(id: string): Promise<Job> {
+    const { rows } = await run<JobRow>(this.db.pool, jobCancel(this.db.tables, id));
+    if (rows.length === 1) {
+      const job = mapJobRow(rows[0]);
+      this.events.emit('cancelled', job);
+      return job;
+    }
+    const job = await this.get(id);
+    throw new JobStateConflictError(MESSAGES.cannotCancel(job.status));
+  }
+
+  /**
+   * DEAD/CANCELLED → PENDING with a fresh attempt budget; JobStateConflictError otherwise, and
+   * UniqueKeyConflictError when a newer waiting or running job holds this job's unique key.
+   */
+  async retry(id: string): Promise<Job> {
+    const rows = await run<JobRow>(this.db.pool, jobRetry(this.db.tables, id)).then(
+      (res) => res.rows,
+      async (err: unknown) => {
+        throw isUniqueViolation(err, UNIQUE_KEY_INDEX) ? await this.uniqueKeyConflict(id) : err;
+      },
+    );
+    if (rows.length === 1) {
+      await run(this.db.pool, jobsNotifyReady(this.db.channel));
+      return mapJobRow(rows[0]);
+    }
+    const job = await this.get(id);
+    throw new JobStateConflictError(MESSAGES.cannotRetry(job.status));
+  }
+
+  private async uniqueKeyConflict(id: string): Promise<UniqueKeyConflictError> {
+    const job = await this.get(id);
+    const key = job.uniqueKey ?? '';
+    const { rows } = await run<JobRow>(this.db.pool, jobGetByUniqueKeys(this.db.tables, [{ type: job.type, key }]));
+    const holderId = (rows[0]?.id as string | undefined) ?? null;
+    return new UniqueKeyConflictError(MESSAGES.uniqueKeyTaken(job.type, key, holderId), holderId);
+  }
+
+  /** Deletes a job in a terminal state (DEAD jobs are kept until an operator retries or purges them). */
+  async purge(id: string): Promise<void> {
+    const { rows } = await run(this.db.pool, jobDeleteFinished(this.db.tables, id));
+    if (rows.length === 1) return;
+    const job = await this.get(id);
+    throw new JobStateConflictError(MESSAGES.cannotPurge(job.status));
+  }
+
+  /** Statuses as stored; exported for callers that want to check a filter value. */
+  static readonly statuses = Object.values(JobStatus);
+}
+
+/** Fields named in a batch's error message; the details list every one. */
+const MESSAGE_FIELDS = 10;
+
+function batchProblemMessage(fields: string[]): string {
+  const named = fields.slice(0, MESSAGE_FIELDS).join(', ');
+  return `Invalid batch: ${named}${fields.length > MESSAGE_FIELDS ? ` and ${fields.length - MESSAGE_FIELDS} more` : ''}`;
+}
+
+/** Cursors are opaque to clients: base64url of the last id seen. */
+export function encodeCursor(id: string): string {
+  return Buffer.from(`i:${id}`).toString('base64url');
+}
+
+/**
+ * Decodes a cursor; throws JobValidationError naming `cursor` when it is not one of ours (cursors of
+ * versions that paged by `seq`, `s:…`, included: a client holding one starts again from the first page).
+ */
+export function decodeCursor(cursor: string): string {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  // The id is checked as a `:id` parameter is, so a cursor PostgreSQL would reject (a 500) is a 400 here.
+  const id = text.slice(2);
+  if (!text.startsWith('i:') || !isJobId(id)) {
+    throw new JobValidationError('Invalid cursor', [{ field: 'cursor', problems: ['is not a cursor this API issued'] }]);
+  }
+  return id.toLowerCase();
+}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { JobValidationError } from '../errors/job-request.errors';
+import { jobsNotifyReady, jobThroughputByMinute, queueSetPaused, queueStats, run } from '../storage/statements';
+import { JobStatus } from '../job/job-status';
+import { QueueThroughput, ThroughputReport } from './queue-throughput.interface';
+
+/** One queue's state, as `GET /queues` shows it. */
+export interface QueueSummary {
+  name: string;
+  paused: boolean;
+  counts: Record<JobStatus, number>;
+  /** Jobs due now and waiting for a worker. */
+  ready: number;
+  /** Seconds the oldest ready job has been waiting; null when none is ready. */
+  oldestReadyAgeSeconds: number | null;
+}
+
+const QUEUE_NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
+const MINUTE_MS = 60_000;
+
+/** Queue-level views and controls. */
+@Injectable()
+export class QueuesService {
+  constructor(private readonly db: ConveyorDatabase) {}
+
+  async summaries(): Promise<QueueSummary[]> {
+    const { rows } = await run<{
+      queue: string;
+      status: JobStatus | null;
+      count: number;
+      oldest_ready: Date | null;
+      ready: number;
+      paused: boolean;
+      now: Date;
+    }>(this.db.pool, queueStats(this.db.tables));
+    const byQueue = new Map<string, QueueSummary>();
+    for (const r of rows) {
+      let s = byQueue.get(r.queue);
+      if (!s) {
+        const counts = Object.fromEntries(Object.values(JobStatus).map((st) => [st, 0])) as Record<JobStatus, number>;
+        s = { name: r.queue, paused: r.paused, counts, ready: 0, oldestReadyAgeSeconds: null };
+        byQueue.set(r.queue, s);
+      }
+      if (r.status === null) continue;
+      s.counts[r.status] = r.count;
+      s.ready += r.ready;
+      if (r.oldest_ready) {
+        const age = Math.max(0, (r.now.getTime() - r.oldest_ready.getTime()) / 1000);
+        s.oldestReadyAgeSeconds = Math.max(s.oldestReadyAgeSeconds ?? 0, age);
+      }
+    }
+    return [...byQueue.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * Jobs completed and gone DEAD per queue and minute over the last `minutes` minutes (1-1440), with
+   * empty minutes filled in, so a chart can draw the series as is.
+   */
+  async throughput(minutes: number): Promise<ThroughputReport> {
+    const { rows } = await run<{ queue: string; minute: Date; completed: number; failed: number; since: Date; now: Date }>(
+      this.db.pool,
+      jobThroughputByMinute(this.db.tables, minutes),
+    );
+    // Without rows the window still starts at the database's minute; this process's clock is close enough.
+    const since = rows[0]?.since.getTime() ?? Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS - (minutes - 1) * MINUTE_MS;
+    const byQueue = new Map<string, QueueThroughput>();
+    for (const r of rows) {
+      let q = byQueue.get(r.queue);
+      if (!q) {
+        const perMinute = Array.from({ length: minutes }, (_, i) => ({ minute: new Date(since + i * MINUTE_MS).toISOString(), completed: 0, failed: 0 }));
+        q = { name: r.queue, perMinute };
+        byQueue.set(r.queue, q);
+      }
+      const slot = q.perMinute[Math.round((r.minute.getTime() - since) / MINUTE_MS)];
+      if (!slot) continue;
+      slot.completed += r.completed;
+      slot.failed += r.failed;
+    }
+    const queues = [...byQueue.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return { minutes, since: new Date(since).toISOString(), queues };
+  }
+
+  /** Pauses (true) or resumes (false) a queue on every instance. */
+  async setPaused(queue: string, paused: boolean): Promise<{ name: string; paused: boolean }> {
+    if (!QUEUE_NAME.test(queue)) {
+      throw new JobValidationError('Invalid queue', [{ field: 'queue', problems: ['must be 1-200 of letters, digits, _ . : -'] }]);
+    }
+    const { rows } = await run<{ name: string; paused: boolean }>(this.db.pool, queueSetPaused(this.db.tables, queue, paused));
+    // Workers that found nothing to claim while it was paused sleep until notified: wake them.
+    if (!paused) await run(this.db.pool, jobsNotifyReady(this.db.channel));
+    return rows[0];
+  }
+}
