@@ -4,17 +4,18 @@
  *
  * For each repetition, case and variant (floor, skip-locked, optimistic) it creates a schema, runs
  * the case in its own Node process, drops the schema and prints the case's JSON line. At the end it
- * prints the tables and writes the Markdown report and its SVG chart (see docs/benchmarks.md for the
- * method).
+ * prints the tables and writes the Markdown report and its SVG chart (see docs/performance.md for the
+ * method). The report's hand-written "Where the time goes" section is carried over from the file it replaces.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BenchDatabase, openBenchDatabase } from './database/bench-database';
 import { killCurrentCase, runCaseProcess } from './processes/run-case-process';
 import { textTable } from './report/format';
 import { describeMachine } from './report/machine-info';
+import { keptAnalysis } from './report/kept-analysis';
 import { renderMarkdownReport } from './report/markdown-report';
 import { renderRatioChart } from './report/ratio-chart.svg';
 import { resultTables } from './report/result-tables';
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
     tables,
     results,
     chartFile: basename(chartPath),
+    analysis: keptAnalysis(await readFile(reportPath, 'utf8').catch(() => undefined)),
   });
   await mkdir(dirname(reportPath), { recursive: true });
   await writeFile(chartPath, chart);

@@ -65,7 +65,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --warm-up-jobs N         jobs run before measuring enqueue and drains; 0: cold  [2000, quick 500]  BENCH_WARM_UP_JOBS
   --cases a,b              any of ${CASE_NAMES.join(', ')}   BENCH_CASES
   --variants a,b           any of ${VARIANTS.join(', ')}   BENCH_VARIANTS
-  --out FILE               report path [docs/benchmarks.md, quick: docs/benchmarks-quick.md]  BENCH_OUT
+  --out FILE               report path [docs/performance.md, quick: docs/performance-quick.md]  BENCH_OUT
   --case-timeout-s N       kill a case process after N seconds              [900]          BENCH_CASE_TIMEOUT_S
 
   DATABASE_URL             benchmark this server instead of an embedded PostgreSQL
@@ -104,7 +104,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     sizes,
     cases: subset('cases', pick('cases', 'BENCH_CASES'), CASE_NAMES),
     variants: subset('variants', pick('variants', 'BENCH_VARIANTS'), VARIANTS),
-    out: pick('out', 'BENCH_OUT') ?? (quick ? 'docs/benchmarks-quick.md' : 'docs/benchmarks.md'),
+    out: pick('out', 'BENCH_OUT') ?? (quick ? 'docs/performance-quick.md' : 'docs/performance.md'),
     caseTimeoutMs: (timeout === undefined ? 900 : integerAtLeast('case-timeout-s', timeout, 1)) * 1000,
     databaseUrl: env.DATABASE_URL || undefined,
   };

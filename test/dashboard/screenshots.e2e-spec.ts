@@ -9,7 +9,7 @@ import { waitFor } from '../support/wait-for';
 import { launchBrowser, openPage, useApiKey } from './support/dashboard-browser';
 import { DEMO_PROVIDERS, DemoGate } from './support/demo-handlers';
 
-/** Set to regenerate the README's screenshots: `DASHBOARD_SCREENSHOTS=1 npx jest test/dashboard/screenshots`. */
+/** Set to regenerate the screenshots in the README and docs/api.md: `DASHBOARD_SCREENSHOTS=1 npx jest test/dashboard/screenshots`. */
 const ENABLED = process.env.DASHBOARD_SCREENSHOTS === '1';
 const OUT_DIR = join(__dirname, '..', '..', 'docs', 'screenshots');
 const ADMIN = `admin-${randomBytes(16).toString('hex')}`;

@@ -26,7 +26,7 @@ async function run(job: Job<DemoPayload>, ctx: JobContext, gate: DemoGate, resul
   return result;
 }
 
-/** Handlers with realistic names, so the screenshots in the README look like a real service's. */
+/** Handlers with realistic names, so the screenshots in the README and docs/api.md look like a real service's. */
 @JobHandler('SEND_EMAIL', { queue: 'emails', maxAttempts: 5, backoff: { baseMs: 100, factor: 2, maxMs: 1000, jitter: 0 } })
 export class DemoEmailHandler extends JobHandlerHost<DemoPayload> {
   constructor(private readonly gate: DemoGate) {
