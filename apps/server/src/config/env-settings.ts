@@ -2,7 +2,7 @@
 /** `keys` is `role:key` pairs; their text never appears in an error. `json` is any JSON value. */
 export type EnvKind = 'int' | 'number' | 'bool' | 'string' | 'list' | 'map' | 'keys' | 'json';
 
-/** An environment variable, the setting it feeds, its default (for the README table) and what it does. */
+/** An environment variable, the setting it feeds, its default (for the table in docs/configuration.md) and what it does. */
 export interface EnvSetting {
   env: string;
   kind: EnvKind;
@@ -14,7 +14,7 @@ export interface EnvSetting {
 }
 
 /**
- * Every setting the service reads, in one table: parsing, validation messages and the README's
+ * Every setting the service reads, in one table: parsing, validation messages and docs/configuration.md's
  * configuration table all come from here.
  */
 export const ENV_SETTINGS: readonly EnvSetting[] = [

@@ -1,19 +1,19 @@
 import { ENV_SETTINGS } from './env-settings';
 
-/** Markers around the generated table in README.md. */
+/** Markers around the generated table in docs/configuration.md. */
 export const CONFIG_TABLE_START = '<!-- config-table:start (generated from apps/server/src/config/env-settings.ts: npm run docs:config) -->';
 export const CONFIG_TABLE_END = '<!-- config-table:end -->';
 
-/** The README's configuration table, rendered from the one list of settings so the two cannot drift apart. */
+/** The configuration table of docs/configuration.md, rendered from the one list of settings so the two cannot drift apart. */
 export function renderConfigTable(): string {
   const rows = ENV_SETTINGS.map((s) => `| \`${s.env}\` | ${s.default.startsWith('(') ? s.default : `\`${s.default}\``} | ${s.description} |`);
   return ['| Variable | Default | What it does |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
-/** Replaces the generated block in a README text. */
+/** Replaces the generated block in a document's text. */
 export function withConfigTable(readme: string): string {
   const start = readme.indexOf(CONFIG_TABLE_START);
   const end = readme.indexOf(CONFIG_TABLE_END);
-  if (start < 0 || end < start) throw new Error('README.md has no config-table markers');
+  if (start < 0 || end < start) throw new Error('the document has no config-table markers');
   return `${readme.slice(0, start + CONFIG_TABLE_START.length)}\n${renderConfigTable()}\n${readme.slice(end)}`;
 }
