@@ -66,6 +66,12 @@ describe('leases, heartbeats and rescue', () => {
       const r = await job(j.id);
       return r.status === JobStatus.RUNNING && r.lockedBy?.startsWith('lease-') ? r : null;
     });
+    // RUNNING in the database means claimed, not yet started: wait for the handler to have begun, so the freeze
+    // lands mid-run (a job frozen before it started is dropped unrun on waking, a different path).
+    await waitFor(async () => {
+      const { rows } = await recorder.query(`SELECT 1 FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`, [j.id]);
+      return rows.length > 0;
+    }, { message: 'the handler to start' });
     // Freeze whichever worker holds it (both are alive; only the holder matters).
     const holder = workers.find((w) => running.lockedBy === (w === frozen ? 'lease-frozen' : 'lease-a'))!;
     holder.proc.kill('SIGSTOP');
