@@ -1,5 +1,5 @@
 // Builds the publishable packages into dist/packages/<name>: compiled .js and .d.ts, the package's own
-// package.json and README.md, and its static assets. `npm pack` works on each folder.
+// package.json, README.md and LICENSE, and its static assets. `npm pack` works on each folder.
 // Usage: node scripts/build-packages.js [core|client ...]   (no argument: all of them)
 'use strict';
 const { execFileSync } = require('node:child_process');
@@ -24,7 +24,7 @@ for (const name of names.length > 0 ? names : Object.keys(PACKAGES)) {
   // A file deleted from the sources must not survive in the package from an earlier build.
   rmSync(out, { recursive: true, force: true });
   execFileSync(process.execPath, [tsc, '-p', join(source, 'tsconfig.package.json')], { stdio: 'inherit' });
-  for (const file of ['package.json', 'README.md']) cpSync(join(source, file), join(out, file));
+  for (const file of ['package.json', 'README.md', 'LICENSE']) cpSync(join(source, file), join(out, file));
   // dashboard.controller.ts reads its files from `assets` next to its compiled self.
   for (const assets of pkg.assets) cpSync(join(source, 'src', assets), join(out, assets), { recursive: true });
   console.log(`dist/packages/${name}: built`);

@@ -11,10 +11,11 @@ const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
 const PRODUCER = `producer-${randomBytes(16).toString('hex')}`;
 
 /**
- * The dashboard at /dashboard, driven in headless Chromium against the real app with API keys on: what it
- * shows is checked against the database, and what its buttons do is checked in the database.
+ * The dashboard at /dashboard, driven in headless Chromium against the real app with API keys on, on both Nest
+ * platforms: what it shows is checked against the database, and what its buttons do is checked in the database.
+ * The API docs page, served next to it, is driven too.
  */
-describe('Dashboard (headless Chromium)', () => {
+describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromium)', (platform) => {
   let t: RestTestApp;
   let controls: HandlerControls;
   let browser: Browser;
@@ -43,7 +44,8 @@ describe('Dashboard (headless Chromium)', () => {
   beforeAll(async () => {
     // The first run on a fresh machine installs Chromium (scripts/ensure-chromium.sh).
     browser = await launchBrowser();
-    t = await createRestTestApp('dashboard', {
+    t = await createRestTestApp(`dashboard_${platform}`, {
+      platform,
       providers: [HandlerControls, ControlledHandler],
       httpOptions: { apiKeys: [{ role: 'admin', key: ADMIN }, { role: 'producer', key: PRODUCER }] },
     });
@@ -195,5 +197,16 @@ describe('Dashboard (headless Chromium)', () => {
     // A string, evaluated in the page: the tests are compiled without the DOM's types.
     expect(await page.evaluate("sessionStorage.getItem('conveyor.apiKey')")).toBe(PRODUCER);
     expect(page.url()).not.toContain(PRODUCER);
+  });
+
+  it('the API docs page renders the Swagger UI from the OpenAPI document, with no error and no CSP refusal', async () => {
+    const failed: string[] = [];
+    page.on('response', (res) => {
+      if (res.status() >= 400) failed.push(`${res.status()} ${new URL(res.url()).pathname}`);
+    });
+    await page.goto('/docs');
+    await page.locator('.swagger-ui .info .title', { hasText: 'Conveyor API' }).waitFor();
+    await page.locator('.opblock-summary-path', { hasText: '/jobs/{id}' }).first().waitFor();
+    expect(failed).toEqual([]);
   });
 });

@@ -93,7 +93,7 @@ describe('a host app with ScheduleModule.forRoot(), TerminusModule and its own A
   let t: RestTestApp;
 
   beforeAll(async () => {
-    t = await createRestTestApp('embed_host_modules', { imports: [HostModule] });
+    t = await createRestTestApp('embed_host_modules', { imports: [HostModule], nestBodyParser: true });
   });
 
   afterAll(async () => {

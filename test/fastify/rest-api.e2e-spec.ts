@@ -112,10 +112,18 @@ describe('the REST API on Fastify', () => {
       expect((await t.api().get('/dashboard/')).status).toBe(404);
     });
 
-    it('serves the OpenAPI document (the Swagger UI needs @fastify/static, not installed here)', async () => {
+    it('serves the OpenAPI document and the Swagger UI with all its files, without @fastify/static', async () => {
+      expect(() => require.resolve('@fastify/static')).toThrow();
       const doc = await t.api().get('/docs-json').expect(200);
+      expect(doc.headers['content-type']).toMatch(/^application\/json/);
       expect(doc.body.paths).toHaveProperty('/jobs');
-
+      const page = await t.api().get('/docs').expect(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      const files = [...page.text.matchAll(/\b(?:src|href)="(docs\/[^"]+)"/g)].map((m) => m[1]);
+      expect(files).toEqual(expect.arrayContaining(['docs/swagger-ui.css', 'docs/swagger-ui-bundle.js', 'docs/swagger-ui-init.js']));
+      for (const file of files) await t.api().get(`/${file}`).expect(200);
+      expectErrorBody(await t.api().get('/docs/package.json'), 404);
     });
   });
 

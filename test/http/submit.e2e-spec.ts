@@ -140,9 +140,9 @@ describe('POST /jobs', () => {
     expectErrorBody(res, 400, ['payload.note']);
   });
 
-  it('400 when the body is not JSON at all (no JSON content type)', async () => {
+  it('415 naming content-type when the body is not JSON at all (no JSON content type)', async () => {
     const res = await t.api().post('/jobs').set('content-type', 'text/plain').send('type=TEST_RECORD');
-    expectErrorBody(res, 400, ['body']);
+    expectErrorBody(res, 415, ['content-type']);
   });
 
   it('answers an unknown route with the same error shape', async () => {

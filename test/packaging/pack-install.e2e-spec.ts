@@ -93,6 +93,23 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
     return { tarball: `packs/${filename}`, absolutePath: join(dir, 'packs', filename), manifest };
   }
 
+  it('ships each package with its README and its MIT LICENSE', () => {
+    for (const name of ['core', 'client']) {
+      const installed = join(dir, 'node_modules', '@conveyor', name);
+      expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+      expect(readFileSync(join(installed, 'README.md'), 'utf8')).toContain(`npm install @conveyor/${name}`);
+    }
+  });
+
+  it('asks its peers for ranges a Nest 11 app meets, not for the versions locked here', () => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/@conveyor/core/package.json'), 'utf8')) as { peerDependencies: Record<string, string> };
+    expect(manifest.peerDependencies).toMatchObject({ '@nestjs/common': '^11.0.0', '@nestjs/core': '^11.0.0', '@nestjs/typeorm': '^11.0.0' });
+    for (const [name, range] of Object.entries(manifest.peerDependencies)) {
+      // A caret range, or an alternation of them (typeorm 0.3 or 1).
+      expect({ name, range: range.split(' || ').every((r) => /^\^\d+\.\d+\.\d+$/.test(r)) }).toEqual({ name, range: true });
+    }
+  });
+
   it('installs the packages with their peers only, from the locked versions', () => {
     const installed = (name: string) => JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
     expect(installed('@conveyor/core').version).toBe('0.1.0');

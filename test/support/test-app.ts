@@ -35,6 +35,8 @@ export interface TestAppOptions {
   listen?: boolean;
   /** The Nest HTTP platform (default express). */
   platform?: 'express' | 'fastify';
+  /** Nest's own body parsers (NestFactory's `bodyParser`), as a host app has them by default; default off. */
+  nestBodyParser?: boolean;
 }
 
 /** A running Conveyor app inside the test process. */
@@ -91,7 +93,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   @Module({ imports })
   class TestAppModule {}
 
-  const app = await createNestApp(TestAppModule, options.platform ?? 'express');
+  const app = await createNestApp(TestAppModule, options.platform ?? 'express', options.nestBodyParser ?? false);
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
   configureHttp(app, { bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024 });
   let baseUrl = '';
@@ -125,8 +127,8 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
 }
 
 /** The app on the chosen platform; Fastify's adapter is loaded only by the tests that ask for it. */
-async function createNestApp(module: Type<unknown>, platform: 'express' | 'fastify'): Promise<INestApplication> {
-  const settings = { bodyParser: false, logger: ['error', 'warn'] as LogLevel[] };
+async function createNestApp(module: Type<unknown>, platform: 'express' | 'fastify', bodyParser: boolean): Promise<INestApplication> {
+  const settings = { bodyParser, logger: ['error', 'warn'] as LogLevel[] };
   if (platform === 'express') return NestFactory.create(module, settings);
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   return NestFactory.create(module, new FastifyAdapter(), settings);

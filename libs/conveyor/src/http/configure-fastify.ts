@@ -1,73 +1,137 @@
-import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
+import type { Server } from 'node:http';
 import { HttpException, INestApplication } from '@nestjs/common';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler, RouteOptions } from 'fastify';
 import helmet from 'helmet';
+import { answerClientErrors } from './client-error.responder';
+import { ConveyorRouteMatcher } from './conveyor-route-matcher';
 import { ErrorBody } from './error-body';
+import { parseJsonBody } from './fastify-json-body';
 import { HELMET_OPTIONS } from './helmet-options';
 import { JSON_BODY_ERRORS } from './json-body.errors';
+import { refuseBodyHeaders } from './json-media-type';
+import { refuseMalformedPaths } from './refuse-malformed-paths';
 
-/** Media types read as JSON, as on Express: `application/json` and any `application/*+json`. */
-const JSON_TYPES: Array<string | RegExp> = ['application/json', /^application\/[\w.-]+\+json$/i];
+type Done = (err?: Error) => void;
+type ParserDone = (err: Error | null, body?: unknown) => void;
 
-/** Parameter of a Content-Type header naming its charset. */
-const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+/** Media types read as JSON on Conveyor's routes, as on Express. */
+const JSON_PLUS = /^application\/[\w.-]+\+json$/i;
 
 /**
- * configureHttp on Fastify. Helmet runs as an `onRequest` hook on the raw request and response (its headers
- * are merged into whatever the reply writes), and the JSON body parser replaces Fastify's own one, so the
- * limit, the UTF-8 check and the answers match Express's exactly. A body error fails the request with an
- * HttpException whose response is the API's error body: Nest's handler for errors before a route sends it
- * as is, on the host's routes too, as the Express body parser's answers are.
- *
- * Left to Fastify, in its own JSON shape: what fails before a request reaches the hooks — a URL path that is
- * not valid percent-encoding (400) and what Node's HTTP parser refuses (431, 408, 400) — since Fastify answers
- * those through options fixed when the host creates its adapter (`frameworkErrors`, `clientErrorHandler`).
+ * configureHttp on Fastify, scoped to Conveyor's routes as on Express:
+ * - helmet as an `onRequest` hook that steps aside for the host's paths;
+ * - Conveyor's routes get, as they are registered (`onRoute`), Conveyor's body limit, a `preParsing` hook that
+ *   refuses from the headers what Express refuses (a body that is not JSON in UTF-8...), and an error handler
+ *   that answers the body's errors — Fastify's own (too large, a size that does not match Content-Length)
+ *   and the JSON parser's — in the API's shape, leaving every other error to Nest's handler;
+ * - the JSON parser is one per Fastify instance, so it is replaced by one that reads Conveyor's routes as Express
+ *   does (UTF-8 checked, `{}` for an empty body, gzip/deflate/br) and the host's as Fastify's own parser does;
+ * - what fails before there is a route — a path that does not decode, what Node's HTTP parser refuses — is
+ *   answered as on Express (refuseMalformedPaths, answerClientErrors, replacing Fastify's own answers).
  */
 export function configureFastify(app: INestApplication, bodyLimitBytes: number): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  const routes = new ConveyorRouteMatcher(app);
   const secure = helmet(HELMET_OPTIONS);
-  fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+  const server = app.getHttpServer() as Server;
+  server.removeAllListeners('clientError');
+  answerClientErrors(server);
+  refuseMalformedPaths(server, routes, secure);
+
+  fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: Done) => {
+    if (!routes.matches(req.raw.url ?? '/')) return done();
     secure(req.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
   });
-  fastify.removeContentTypeParser(['application/json']);
-  for (const type of JSON_TYPES) {
-    fastify.addContentTypeParser(type, (req: FastifyRequest, payload: IncomingMessage, done: (err: Error | null, body?: unknown) => void) => {
-      readJson(payload, req.headers['content-type'] ?? '', bodyLimitBytes).then(
-        (body) => done(null, body),
-        (err: Error) => done(err),
-      );
-    });
+
+  fastify.addHook('onRoute', (route: RouteOptions) => {
+    if (!routes.matches(route.url)) return;
+    route.bodyLimit = bodyLimitBytes;
+    route.preParsing = [...asArray(route.preParsing), refuseByHeaders];
+    route.errorHandler = answerBodyErrors(fastify, bodyLimitBytes);
+  });
+
+  const rawBody = keepNestFromReplacingJsonParser(app);
+  const hostJson = () => {
+    const { onProtoPoisoning, onConstructorPoisoning } = fastify.initialConfig;
+    return fastify.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
+  };
+  // Loaded here, not imported: an Express host need not install Fastify.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { FST_ERR_CTP_INVALID_MEDIA_TYPE } = (require('fastify') as typeof import('fastify')).errorCodes;
+  const parse = (req: FastifyRequest, body: Buffer, done: ParserDone): void => {
+    if (rawBody.wanted) (req as FastifyRequest & { rawBody?: Buffer }).rawBody = body;
+    if (routes.matches(req.raw.url ?? '/')) {
+      const parsed = parseJsonBody(body, req.headers, bodyLimitBytes);
+      return parsed.ok ? done(null, parsed.value) : done(bodyError(parsed.error));
+    }
+    // The host's routes as before: application/json through Fastify's own parser, and no parser for +json.
+    if (!isPlainJson(req.headers['content-type'])) return done(new FST_ERR_CTP_INVALID_MEDIA_TYPE(req.headers['content-type']));
+    hostJson()(req, body.toString('utf8'), done);
+  };
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, parse);
+  fastify.addContentTypeParser(JSON_PLUS, { parseAs: 'buffer' }, parse);
+}
+
+function isPlainJson(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';', 1)[0].trim().toLowerCase() === 'application/json';
+}
+
+/** Refuses on Conveyor's routes, before the body is read, what Express's refuses from the headers. */
+const refuseByHeaders: preParsingHookHandler = (req, _reply, payload, done) => {
+  const refused = refuseBodyHeaders(req.headers);
+  if (refused) done(bodyError(refused));
+  else done(null, payload);
+};
+
+/**
+ * The error handler of Conveyor's routes: what fails while a body is read and parsed, in the API's shape.
+ * Errors from the route itself never get here (Nest's filters answer them inside the handler), and the rest goes to
+ * the instance's handler, Nest's, looked up per call since Nest installs it after the routes.
+ */
+function answerBodyErrors(fastify: FastifyInstance, limitBytes: number) {
+  return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): unknown => {
+    const body = bodyErrorOf(err, limitBytes);
+    if (body) return reply.code(body.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(body));
+    return fastify.errorHandler.call(fastify, err, req, reply);
+  };
+}
+
+function bodyErrorOf(err: FastifyError, limitBytes: number): ErrorBody | undefined {
+  if (err instanceof HttpException && err.cause === BODY_ERROR) return err.getResponse() as ErrorBody;
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return JSON_BODY_ERRORS.tooLarge(limitBytes);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return JSON_BODY_ERRORS.sizeMismatch();
+    default:
+      return undefined;
   }
+}
+
+/** Marks the errors this file raises, so the error handler answers exactly those. */
+const BODY_ERROR = Symbol('conveyor body error');
+
+function bodyError(body: ErrorBody): HttpException {
+  return new HttpException(body, body.statusCode, { cause: BODY_ERROR });
 }
 
 /**
- * Reads and parses a JSON body, as body-parser's `json({ strict: false })` does: an empty body is `{}`, a body
- * in UTF-8 (JSON's default charset) must be valid UTF-8 — decoding would turn every invalid byte into U+FFFD,
- * and a job would store text its client never sent — and reading stops as soon as the body passes the limit.
+ * With `bodyParser` on (Nest's default), Nest's FastifyAdapter adds its own application/json parser at
+ * `init()`, which Fastify refuses next to this one. That registration is turned into a note of whether the host
+ * asked for `rawBody`, which the parser above then keeps, as Nest's would have.
  */
-async function readJson(stream: IncomingMessage, contentType: string, limitBytes: number): Promise<unknown> {
-  const charset = (CHARSET.exec(contentType)?.[1] ?? 'utf-8').toLowerCase();
-  if (charset !== 'utf-8' && charset !== 'utf8') throw bodyError(JSON_BODY_ERRORS.unsupportedCharset(charset));
-  const declared = Number(stream.headers['content-length']);
-  if (declared > limitBytes) throw bodyError(JSON_BODY_ERRORS.tooLarge(limitBytes));
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limitBytes) throw bodyError(JSON_BODY_ERRORS.tooLarge(limitBytes));
-    chunks.push(chunk);
+function keepNestFromReplacingJsonParser(app: INestApplication): { wanted: boolean } {
+  const rawBody = { wanted: false };
+  const adapter = app.getHttpAdapter() as unknown as { registerJsonContentParser?: (rawBody?: boolean) => void };
+  if (typeof adapter.registerJsonContentParser === 'function') {
+    adapter.registerJsonContentParser = (wanted?: boolean) => {
+      rawBody.wanted = Boolean(wanted);
+    };
   }
-  const body = Buffer.concat(chunks);
-  if (body.length === 0) return {};
-  if (!isUtf8(body)) throw bodyError(JSON_BODY_ERRORS.invalidUtf8());
-  try {
-    return JSON.parse(body.toString('utf8')) as unknown;
-  } catch {
-    throw bodyError(JSON_BODY_ERRORS.malformed());
-  }
+  return rawBody;
 }
 
-function bodyError(body: ErrorBody): HttpException {
-  return new HttpException(body, body.statusCode);
+function asArray<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }

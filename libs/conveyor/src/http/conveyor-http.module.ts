@@ -10,6 +10,8 @@ import { ExternalWorkersController } from './external-workers.controller';
 import { HealthController } from './health.controller';
 import { JobsController } from './jobs.controller';
 import { MetricsController } from './metrics.controller';
+import { ApiDocsController } from './openapi/api-docs.controller';
+import { ApiDocsService } from './openapi/api-docs.service';
 import { QueuesController } from './queues.controller';
 import { RateLimitGuard } from './rate-limit.guard';
 import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
@@ -24,7 +26,7 @@ import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
  */
 @Module({
   imports: [TerminusModule],
-  controllers: [JobsController, QueuesController, HealthController, MetricsController, ExternalWorkersController, DashboardController],
+  controllers: [JobsController, QueuesController, HealthController, MetricsController, ExternalWorkersController, DashboardController, ApiDocsController],
   providers: [
     {
       provide: CONVEYOR_HTTP_SETTINGS,
@@ -36,6 +38,7 @@ import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
     ApiKeyAuthenticator,
     RateLimitGuard,
     ApiKeyGuard,
+    ApiDocsService,
   ],
 })
 export class ConveyorHttpModule extends ConveyorHttpConfigurableModule {}

@@ -12,7 +12,4 @@ export const HTTP_MESSAGES = {
     'Conveyor\'s REST API is running WITHOUT AUTHENTICATION (dev mode): anyone who can reach it can submit, ' +
     'cancel and retry jobs and pause queues. To turn authentication on, configure API keys: ' +
     'API_KEYS="producer:<key>,admin:<key>" for the Conveyor server, or ConveyorHttpModule.forRoot({ apiKeys: [...] }).',
-  swaggerUiNeedsFastifyStatic:
-    'The Swagger UI is not served on Fastify without @fastify/static (npm install @fastify/static); ' +
-    'the OpenAPI document is still served as JSON at /docs-json.',
 } as const;
