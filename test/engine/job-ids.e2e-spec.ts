@@ -6,7 +6,7 @@ import { waitFor } from '../support/wait-for';
 
 /**
  * Job ids are UUID version 7: the first 48 bits are Unix milliseconds. The submitting process makes them
- * (jobs/job-id.ts); a row inserted by hand gets one from the column default (migration 0004).
+ * (jobs/job-id.ts); a row inserted by hand gets one from the column default (`conveyor_uuid_v7()`).
  */
 describe('job ids', () => {
   let schema: TestSchema;

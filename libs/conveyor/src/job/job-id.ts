@@ -12,7 +12,7 @@ import { randomFillSync } from 'node:crypto';
  * The counter (RFC 9562 "method 1") makes ids from one process strictly increasing even within a
  * millisecond, so a batch's ids are in request order; when it runs over, the timestamp moves on by one
  * millisecond, as the RFC allows. Ids from different processes interleave by their clocks; that order
- * is what the job list pages by (newest first, migration 0005) and what keeps index writes local.
+ * is what the job list pages by (newest first) and what keeps index writes local.
  */
 export function newJobId(): string {
   let now = Date.now();

@@ -4,49 +4,7 @@
 -- {schema} stands for the schema Conveyor runs in (the DataSource's schema).
 
 -- Migrations applied ({schema}.conveyor_migrations):
---   0001 create-jobs
---   0002 claimable-functions
---   0003 unique-keys-and-schedules
---   0004 time-ordered-ids
---   0005 page-by-id
---   0006 paused-queues-index
---   0007 quiet-own-inserts
---   0008 leadership-lease
-
-CREATE OR REPLACE FUNCTION {schema}.conveyor_claimable_lock(types text[], excluded_queues text[], only_queues text[], lim integer)
- RETURNS TABLE(id uuid, version integer)
- LANGUAGE plpgsql
- SET enable_sort TO 'off'
- SET enable_bitmapscan TO 'off'
- SET enable_seqscan TO 'off'
-AS $function$ BEGIN
-  RETURN QUERY SELECT c.id, c.version FROM {schema}.conveyor_jobs c
-  WHERE c.status IN ('SCHEDULED','PENDING','RETRYING') AND c.run_at <= now()
-    AND c.type = ANY(types)
-    AND NOT (c.queue = ANY(excluded_queues))
-    AND (only_queues IS NULL OR c.queue = ANY(only_queues))
-    AND NOT EXISTS (SELECT 1 FROM {schema}.conveyor_queues q WHERE q.name = c.queue AND q.paused)
-  ORDER BY c.priority, c.run_at
-  LIMIT lim
-  FOR UPDATE OF c SKIP LOCKED;
-END $function$;
-
-CREATE OR REPLACE FUNCTION {schema}.conveyor_claimable_peek(types text[], excluded_queues text[], only_queues text[], lim integer)
- RETURNS TABLE(id uuid, version integer)
- LANGUAGE plpgsql
- SET enable_sort TO 'off'
- SET enable_bitmapscan TO 'off'
- SET enable_seqscan TO 'off'
-AS $function$ BEGIN
-  RETURN QUERY SELECT c.id, c.version FROM {schema}.conveyor_jobs c
-  WHERE c.status IN ('SCHEDULED','PENDING','RETRYING') AND c.run_at <= now()
-    AND c.type = ANY(types)
-    AND NOT (c.queue = ANY(excluded_queues))
-    AND (only_queues IS NULL OR c.queue = ANY(only_queues))
-    AND NOT EXISTS (SELECT 1 FROM {schema}.conveyor_queues q WHERE q.name = c.queue AND q.paused)
-  ORDER BY c.priority, c.run_at
-  LIMIT lim;
-END $function$;
+--   0001 baseline
 
 CREATE OR REPLACE FUNCTION {schema}.conveyor_notify_inserted()
  RETURNS trigger

@@ -1,4 +1,4 @@
-/** Name of the partial unique index on (type, unique_key) of waiting and running jobs (migration 0003). */
+/** Name of the partial unique index on (type, unique_key) of waiting and running jobs (see storage/schema.sql). */
 export const UNIQUE_KEY_INDEX = 'conveyor_jobs_unique_key';
 
 /** True when a statement failed on the unique index `index` (SQLSTATE 23505, unique_violation). */

@@ -1,21 +1,10 @@
-import { createJobsMigration } from './0001-create-jobs.migration';
-import { claimableFunctionsMigration } from './0002-claimable-functions.migration';
-import { uniqueKeysAndSchedulesMigration } from './0003-unique-keys-and-schedules.migration';
-import { timeOrderedIdsMigration } from './0004-time-ordered-ids.migration';
-import { pageByIdMigration } from './0005-page-by-id.migration';
-import { pausedQueuesIndexMigration } from './0006-paused-queues-index.migration';
-import { quietOwnInsertsMigration } from './0007-quiet-own-inserts.migration';
-import { leadershipLeaseMigration } from './0008-leadership-lease.migration';
+import { baselineMigration } from './0001-baseline.migration';
 import { Migration } from './migration.interface';
 
-/** Every migration, in order. Append only: an applied migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [
-  createJobsMigration,
-  claimableFunctionsMigration,
-  uniqueKeysAndSchedulesMigration,
-  timeOrderedIdsMigration,
-  pageByIdMigration,
-  pausedQueuesIndexMigration,
-  quietOwnInsertsMigration,
-  leadershipLeaseMigration,
-];
+/**
+ * Every migration, in order. 0001 is the baseline: the whole schema of 0.1.0, the first release. From here on a
+ * change to the schema is a new migration appended here, additive (it must not break instances of the previous
+ * release, which keep running during a rolling upgrade), and `npm run schema:snapshot` updates ../schema.sql.
+ * An applied migration is never edited.
+ */
+export const MIGRATIONS: readonly Migration[] = [baselineMigration];

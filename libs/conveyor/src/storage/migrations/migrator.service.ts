@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConveyorDatabase } from '../connections/conveyor-database.service';
 import { quoteIdent, quoteLiteral } from '../connections/quote';
 import { QueryOptions } from '../connections/sql-runner.interface';
+import { MigrationHistoryError } from './migration-history.error';
 import { MIGRATIONS } from './migrations';
 
 const NO_DEADLINE: QueryOptions = { deadlineMs: Infinity };
@@ -11,12 +12,13 @@ const NO_DEADLINE: QueryOptions = { deadlineMs: Infinity };
  *
  * Safe when several instances start at once: all of it runs in one transaction that first takes a
  * transaction-scoped advisory lock keyed on the schema, so the second instance waits, then finds
- * everything applied and does nothing. A failure rolls the whole step back.
+ * everything applied and does nothing. A failure rolls the whole step back. Migrations are applied by id, each
+ * once; a recorded id whose name is not this build's (a pre-release schema) stops start-up with
+ * {@link MigrationHistoryError} rather than skipping what the schema lacks.
  */
 @Injectable()
 export class MigratorService {
   private readonly logger = new Logger('Conveyor:Migrator');
-  private applied = false;
 
   constructor(private readonly db: ConveyorDatabase) {}
 
@@ -42,7 +44,12 @@ export class MigratorService {
         `CREATE TABLE IF NOT EXISTS ${this.db.migrationsTable} (
            id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
       );
-      const { rows } = await tx.query<{ id: number }>(`SELECT id FROM ${this.db.migrationsTable}`);
+      const { rows } = await tx.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.db.migrationsTable}`);
+      for (const row of rows) {
+        // Ids above the newest this build knows belong to a newer build (a rolling upgrade, a rollback): fine.
+        const known = MIGRATIONS.find((m) => m.id === row.id);
+        if (known && known.name !== row.name) throw new MigrationHistoryError(schema, row.id, row.name, known.name);
+      }
       const done = new Set(rows.map((r) => r.id));
       for (const m of MIGRATIONS) {
         if (done.has(m.id)) continue;
@@ -51,22 +58,19 @@ export class MigratorService {
         this.logger.log(`Applied migration ${m.id} ${m.name} in schema "${schema}"`);
       }
     });
-    this.applied = true;
   }
 
-  /** True when the database has every migration this build knows (asked of the database, not remembered). */
+  /**
+   * True when the database has every migration this build knows, each under its name (asked of the database, not
+   * remembered). Migrations of a newer build do not matter: migrations are additive, so this build finds what it needs.
+   */
   async isUpToDate(): Promise<boolean> {
     try {
-      const { rows } = await this.db.pool.query<{ max: number | null }>(
-        `SELECT max(id) AS max FROM ${this.db.migrationsTable}`,
-      );
-      return (rows[0]?.max ?? 0) >= this.latest;
+      const { rows } = await this.db.pool.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.db.migrationsTable}`);
+      const applied = new Map(rows.map((r) => [r.id, r.name]));
+      return MIGRATIONS.every((m) => applied.get(m.id) === m.name);
     } catch {
       return false;
     }
-  }
-
-  get ranThisProcess(): boolean {
-    return this.applied;
   }
 }

@@ -6,7 +6,7 @@ import { CLAIMABLE_SQL } from './statement';
  * mean the same rows. `columns` are what it selects of each row `c`; its inputs are the claim statements'
  * first four parameters: $1 types, $2 excluded queues, $3 only these queues (or null), $4 limit.
  *
- * Paused queues are read once per statement (an InitPlan over the paused-queues index, migration 0006)
+ * Paused queues are read once per statement (an InitPlan over the paused-queues index)
  * instead of probing the queues table for every candidate row (`NOT EXISTS` per row: two buffer reads each):
  * ~6% less PostgreSQL CPU per claim of 100.
  */

@@ -213,7 +213,7 @@ const QUOTED = new Map<string, string>();
 
 /**
  * The full stored row of an inserted job: its request, what the insert returned, and the defaults of the
- * columns neither sets (the table's DDL in migration 0001). The payload is the submitted value itself, not
+ * columns neither sets (the table's DDL: storage/schema.sql). The payload is the submitted value itself, not
  * a copy read back from jsonb (which would only differ in key order, and in values JSON has no form for).
  */
 export function storedJobRow(row: NewJobRow, inserted: InsertedJobColumns): Record<string, unknown> {

@@ -3,8 +3,9 @@
  * runs it claims the new jobs itself and announces only those its claim left (see LocalPickup).
  *
  * The statement sets a transaction-local setting, which the trigger's WHEN condition reads at the end of the
- * statement (migration 0007). Only statements that commit on their own are made quiet: in a longer
- * transaction the setting would silence every later insert of that transaction too.
+ * statement. Only statements that commit on their own are made quiet: in a longer transaction the setting would
+ * silence every later insert of that transaction too. The two values below are written into that condition by
+ * the baseline migration (see storage/schema.sql): changing either takes a new migration.
  */
 export const ANNOUNCE_SETTING = 'conveyor.announce';
 /** The value that silences the trigger. */
