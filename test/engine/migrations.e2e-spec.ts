@@ -59,7 +59,9 @@ describe('migrations', () => {
 
   it('refuse a schema migrated by a pre-release build, whose migration 1 is another one, and change nothing', async () => {
     const schema = await freshSchema('migrate_prerelease');
-    await pool.query(`CREATE TABLE ${schema}.conveyor_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await pool.query(
+      `CREATE TABLE ${schema}.conveyor_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     await pool.query(`INSERT INTO ${schema}.conveyor_migrations (id, name) VALUES (1, 'create-jobs'), (8, 'leadership-lease')`);
     const migrator = standaloneMigrator(pool, schema);
 
@@ -70,7 +72,10 @@ describe('migrations', () => {
       `Schema "${schema}" records migration 1 as "create-jobs", but this build's migration 1 is "baseline". ` +
         'It was migrated by a pre-release build of Conveyor: drop its conveyor_* tables and functions (or the schema) and start again.',
     );
-    expect(await applied(schema)).toEqual([{ id: 1, name: 'create-jobs' }, { id: 8, name: 'leadership-lease' }]);
+    expect(await applied(schema)).toEqual([
+      { id: 1, name: 'create-jobs' },
+      { id: 8, name: 'leadership-lease' },
+    ]);
     expect(await migrator.isUpToDate()).toBe(false);
   });
 });

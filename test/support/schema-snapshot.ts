@@ -43,9 +43,24 @@ interface TableRow {
   options: string[] | null;
 }
 
+interface ColumnRow {
+  name: string;
+  type: string;
+  notnull: boolean;
+  /** The default, or a stored generated column's expression. */
+  def: string | null;
+  /** pg_attribute.attidentity: 'a' always, 'd' by default, '' not an identity. */
+  identity: string;
+  /** pg_attribute.attgenerated: 's' stored, '' not generated. */
+  generated: string;
+}
+
 async function migrationsApplied(client: ClientBase, schema: string): Promise<string> {
-  const exists = await client.query(`SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE n.nspname = $1 AND c.relname = 'conveyor_migrations'`, [schema]);
+  const exists = await client.query(
+    `SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = $1 AND c.relname = 'conveyor_migrations'`,
+    [schema],
+  );
   if (!exists.rowCount) return '-- Migrations applied: none\n';
   const { rows } = await client.query<{ id: number; name: string }>(
     `SELECT id, name FROM ${quoteIdent(schema)}.conveyor_migrations ORDER BY id`,
@@ -72,7 +87,7 @@ async function tables(client: ClientBase, schema: string): Promise<TableRow[]> {
 }
 
 async function tableDefinition(client: ClientBase, schema: string, table: TableRow): Promise<string> {
-  const columns = await client.query<{ name: string; type: string; notnull: boolean; def: string | null; identity: string; generated: string }>(
+  const columns = await client.query<ColumnRow>(
     `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS notnull,
             pg_get_expr(d.adbin, d.adrelid) AS def, a.attidentity AS identity, a.attgenerated AS generated
      FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
@@ -109,7 +124,7 @@ async function tableDefinition(client: ClientBase, schema: string, table: TableR
   return `${statements.join('\n')}\n`;
 }
 
-function columnAttributes(c: { type: string; notnull: boolean; def: string | null; identity: string; generated: string }): string {
+function columnAttributes(c: ColumnRow): string {
   const parts = [c.type];
   if (c.generated === 's') parts.push(`GENERATED ALWAYS AS (${c.def}) STORED`);
   else if (c.def !== null) parts.push(`DEFAULT ${c.def}`);
