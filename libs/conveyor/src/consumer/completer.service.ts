@@ -7,10 +7,10 @@ import { WorkerConnection } from '../storage/connections/worker-connection.servi
 import { FinishAnswer, writtenAt } from '../storage/statements/finish-answer';
 import { FinishRow, jobFinishMany } from '../storage/statements/job-finish-many.sql';
 import { run } from '../storage/statements/statement';
-import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { Job } from '../job/job';
 import { jobLogFields } from '../observation/logging/job-log-fields';
 import { LogRecord } from '../observation/logging/log-record';
+import { ClaimTrigger } from './claim-trigger';
 
 /** Writes in flight at once: one being written while the next batch fills, plus one to catch up. */
 const MAX_IN_FLIGHT = 2;
@@ -29,8 +29,8 @@ interface Pending {
  * Writes attempt outcomes back in batches: one statement per batch, flushed when `completionBatchSize`
  * outcomes wait or `completionFlushMs` after the first one, with at most two writes in flight, so batches
  * grow under load instead of queries piling up. The writes go through the worker connection, in line with
- * the claims (see WorkerConnection). When a write ends it announces `capacity`: the pool stops
- * claiming while too many outcomes wait, and this is what starts it again.
+ * the claims (see WorkerConnection). When a write ends it tells the ClaimTrigger that room freed up: the
+ * pool stops claiming while too many outcomes wait, and this is what starts it again.
  *
  * The statement only touches rows still RUNNING under the same lease token, so a late outcome from a
  * worker that lost its claim changes nothing (the callback hears `false`). While the database is
@@ -51,7 +51,7 @@ export class Completer {
 
   constructor(
     private readonly db: ConveyorDatabase,
-    private readonly events: ConveyorEvents,
+    private readonly trigger: ClaimTrigger,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
     private readonly connection: WorkerConnection,
   ) {}
@@ -112,7 +112,7 @@ export class Completer {
     const write: Promise<void> = this.flush().finally(() => {
       this.inFlight.delete(write);
       if (this.queue.length > 0) this.kick(this.queue.length >= this.options.completionBatchSize ? 0 : this.options.completionFlushMs);
-      this.events.emit('capacity');
+      this.trigger.capacityFreed();
     });
     this.inFlight.add(write);
   }
