@@ -4,8 +4,9 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { isConnectionError } from '../storage/connections/connection-errors';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { WorkerConnection } from '../storage/connections/worker-connection.service';
-import { FinishAnswer, writtenAt } from '../storage/statements/finish-answer';
-import { FinishRow, jobFinishMany } from '../storage/statements/job-finish-many.sql';
+import { FinishAnswer, writtenAt } from '../storage/statements/finish-answer.codec';
+import { FinishRow } from '../storage/statements/finish-row';
+import { jobFinishMany } from '../storage/statements/job-finish-many.sql';
 import { run } from '../storage/statements/statement';
 import { Job } from '../job/job';
 import { jobLogFields } from '../observation/logging/job-log-fields';
@@ -92,7 +93,7 @@ export class Completer {
 
   /**
    * Arms the flush timer for `delayMs` unless one already fires as soon: outcomes arriving once a batch is full
-   * each ask for a flush now, and remaking the timer for every one of them cost a Timeout per job.
+   * each ask for a flush now, and remaking the timer for every one of them would cost a Timeout per job.
    */
   private kick(delayMs: number): void {
     if (this.inFlight.size >= MAX_IN_FLIGHT) return; // a write in flight schedules the next one

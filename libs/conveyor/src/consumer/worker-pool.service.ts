@@ -8,7 +8,7 @@ import { Job } from '../job/job';
 import { jobLog } from '../observation/logging/job-log-fields';
 import { ClaimFilter } from '../storage/statements/claim-filter.interface';
 import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
-import { FinishRow } from '../storage/statements/job-finish-many.sql';
+import { FinishRow } from '../storage/statements/finish-row';
 import { run } from '../storage/statements/statement';
 import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { ClaimTrigger } from './claim-trigger';

@@ -1,5 +1,5 @@
 import type { SqlRunner } from '../storage/connections/sql-runner.interface';
-import type { NewJobRow } from '../storage/statements/job-insert-many.sql';
+import type { NewJobRow } from '../storage/statements/new-job-row';
 import type { CommittedInsert } from './insert-jobs';
 
 /** DI token of the {@link LocalPickup} the job service hands its inserts to. */

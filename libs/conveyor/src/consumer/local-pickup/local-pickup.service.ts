@@ -3,7 +3,7 @@ import { ConveyorDatabase } from '../../storage/connections/conveyor-database.se
 import { SqlRunner } from '../../storage/connections/sql-runner.interface';
 import { WorkerConnection } from '../../storage/connections/worker-connection.service';
 import { jobsNotifyReady } from '../../storage/statements/jobs-notify-ready.sql';
-import { NewJobRow } from '../../storage/statements/job-insert-many.sql';
+import { NewJobRow } from '../../storage/statements/new-job-row';
 import { run } from '../../storage/statements/statement';
 import type { CommittedInsert } from '../../submission/insert-jobs';
 import { LocalPickup } from '../../submission/local-pickup.port';
