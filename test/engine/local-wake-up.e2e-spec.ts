@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { ConveyorEvents } from '@conveyor/core';
-import { JobPoller } from '@conveyor/core/consumer/job-poller.service';
+import { LocalPickupService } from '@conveyor/core/consumer/local-pickup/local-pickup.service';
 import { NotificationListener } from '@conveyor/core/consumer/notification-listener.service';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
@@ -65,13 +65,13 @@ describe('wake-up by this instance’s own inserts', () => {
   });
 
   it('claims once per insert although it hears of each twice (its result and its NOTIFY)', async () => {
-    const poller = listening.app.get(JobPoller);
+    const pickup = listening.app.get(LocalPickupService);
     const submitAndRun = async (i: number) => {
       // Scheduled, so the insert announces itself (one due now would be quiet: quiet-own-inserts.e2e-spec).
       const job = await listening.jobs.enqueue('TEST_RECORD', { i }, { delayMs: 60 });
       await completedWithin(listening.jobs, job.id, 3_000);
       // Both halves of the pair have arrived: nothing is left waiting for its partner.
-      await waitFor(() => poller.ownInserts.unmatched === 0, { message: 'the insert and its NOTIFY to be paired' });
+      await waitFor(() => pickup.unpairedEchoes === 0, { message: 'the insert and its NOTIFY to be paired' });
     };
     // One job first, so the start-up claims (the poller's and the listener's) are over before counting.
     await submitAndRun(-1);

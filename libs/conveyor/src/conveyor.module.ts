@@ -15,10 +15,27 @@ import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MetricsModule } from './observation/metrics/metrics.module';
 import { MigrationRunner } from './storage/migrations/migration-runner.service';
 import { MigratorService } from './storage/migrations/migrator.service';
-import { LocalPickup } from './consumer/local-pickup/local-pickup.service';
+import { ClaimTrigger } from './consumer/claim-trigger';
+import { LocalPickupService } from './consumer/local-pickup/local-pickup.service';
+import { PICKUP_HOOKS } from './consumer/pickup-hooks';
+import { LOCAL_PICKUP } from './submission/local-pickup.port';
 import { WorkerOrchestrator } from './worker-orchestrator.service';
 
-const core = [ConveyorDatabase, WorkerConnection, ConveyorEvents, LocalPickup, MigratorService];
+/**
+ * Shared by the engine's modules. The ClaimTrigger is here because maintenance calls it as well as the consumer. The
+ * local pickup is bound here to both of its ports: LOCAL_PICKUP, which the job service hands its inserts to, and
+ * PICKUP_HOOKS, through which the poller and the notification listener reach it.
+ */
+const core = [
+  ConveyorDatabase,
+  WorkerConnection,
+  ConveyorEvents,
+  ClaimTrigger,
+  LocalPickupService,
+  { provide: LOCAL_PICKUP, useExisting: LocalPickupService },
+  { provide: PICKUP_HOOKS, useExisting: LocalPickupService },
+  MigratorService,
+];
 
 /** The engine's parts, imported and handed on to the app as they are. */
 const engineModules = [

@@ -8,16 +8,16 @@ export interface Expiring {
 /**
  * One timer for the deadlines of every running attempt, instead of a `setTimeout` per attempt.
  *
- * A Timeout object per job (made, linked into Node's timer list, unlinked, collected) was a measurable
- * share of a no-op job's cost. Here an attempt is a Set entry; the single timer is armed for the earliest
+ * A Timeout object per job (made, linked into Node's timer list, unlinked, collected) would cost as much as a
+ * no-op job itself. Here an attempt is a Set entry; the single timer is armed for the earliest
  * deadline known when it is armed. Attempts that end early are only removed from the Set: the timer is
  * not re-armed for them, and when it fires it expires what is due and re-arms for the earliest deadline
  * left. In a steady stream of short jobs that is one wake-up per timeout period, whatever the job rate.
  *
  * When the last entry leaves, the timer is not cleared but unref'd: it no longer keeps the process alive,
- * and it fires once more at most, finds nothing and is gone. Clearing it there made a worker running
- * no-op jobs one at a time (each ends before the next starts) create and clear a Timeout per job after
- * all; now the next attempt only refs the timer again. An idle worker keeps nothing alive and, after that
+ * and it fires once more at most, finds nothing and is gone. Clearing it would make a worker running
+ * jobs one at a time (each ends before the next starts) create and clear a Timeout per job after all;
+ * this way the next attempt only refs the timer again. An idle worker keeps nothing alive and, after that
  * one last wake-up, holds no timer at all.
  */
 export class AttemptDeadlines<T extends Expiring> {

@@ -4,13 +4,14 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { isConnectionError } from '../storage/connections/connection-errors';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { WorkerConnection } from '../storage/connections/worker-connection.service';
-import { FinishAnswer, writtenAt } from '../storage/statements/finish-answer';
-import { FinishRow, jobFinishMany } from '../storage/statements/job-finish-many.sql';
+import { FinishAnswer, writtenAt } from '../storage/statements/finish-answer.codec';
+import { FinishRow } from '../storage/statements/finish-row';
+import { jobFinishMany } from '../storage/statements/job-finish-many.sql';
 import { run } from '../storage/statements/statement';
-import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { Job } from '../job/job';
 import { jobLogFields } from '../observation/logging/job-log-fields';
 import { LogRecord } from '../observation/logging/log-record';
+import { ClaimTrigger } from './claim-trigger';
 
 /** Writes in flight at once: one being written while the next batch fills, plus one to catch up. */
 const MAX_IN_FLIGHT = 2;
@@ -29,8 +30,8 @@ interface Pending {
  * Writes attempt outcomes back in batches: one statement per batch, flushed when `completionBatchSize`
  * outcomes wait or `completionFlushMs` after the first one, with at most two writes in flight, so batches
  * grow under load instead of queries piling up. The writes go through the worker connection, in line with
- * the claims (see WorkerConnection). When a write ends it announces `capacity`: the pool stops
- * claiming while too many outcomes wait, and this is what starts it again.
+ * the claims (see WorkerConnection). When a write ends it tells the ClaimTrigger that room freed up: the
+ * pool stops claiming while too many outcomes wait, and this is what starts it again.
  *
  * The statement only touches rows still RUNNING under the same lease token, so a late outcome from a
  * worker that lost its claim changes nothing (the callback hears `false`). While the database is
@@ -51,7 +52,7 @@ export class Completer {
 
   constructor(
     private readonly db: ConveyorDatabase,
-    private readonly events: ConveyorEvents,
+    private readonly trigger: ClaimTrigger,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
     private readonly connection: WorkerConnection,
   ) {}
@@ -92,7 +93,7 @@ export class Completer {
 
   /**
    * Arms the flush timer for `delayMs` unless one already fires as soon: outcomes arriving once a batch is full
-   * each ask for a flush now, and remaking the timer for every one of them cost a Timeout per job.
+   * each ask for a flush now, and remaking the timer for every one of them would cost a Timeout per job.
    */
   private kick(delayMs: number): void {
     if (this.inFlight.size >= MAX_IN_FLIGHT) return; // a write in flight schedules the next one
@@ -112,7 +113,7 @@ export class Completer {
     const write: Promise<void> = this.flush().finally(() => {
       this.inFlight.delete(write);
       if (this.queue.length > 0) this.kick(this.queue.length >= this.options.completionBatchSize ? 0 : this.options.completionFlushMs);
-      this.events.emit('capacity');
+      this.trigger.capacityFreed();
     });
     this.inFlight.add(write);
   }

@@ -13,7 +13,8 @@ import { WorkerPool } from './worker-pool.service';
 /**
  * The consumer pipeline of this process: the poller claims (with the claim strategy chosen by DI) into the worker
  * pool, the executor runs each job through its handler, the completer writes outcomes back in batches, and the
- * lease keeper heartbeats what is held. The notification listener wakes the poller.
+ * lease keeper heartbeats what is held. The notification listener wakes the poller. The local pickup (consumer/local-pickup/),
+ * which the job service reaches through its port, is wired in ConveyorModule.
  */
 @Module({
   imports: [HandlersModule],
@@ -28,6 +29,15 @@ import { WorkerPool } from './worker-pool.service';
     Completer,
     LeaseKeeper,
   ],
-  exports: [claimStrategyProvider, SkipLockedClaimStrategy, OptimisticClaimStrategy, JobPoller, NotificationListener, WorkerPool, LeaseKeeper, Completer],
+  exports: [
+    claimStrategyProvider,
+    SkipLockedClaimStrategy,
+    OptimisticClaimStrategy,
+    JobPoller,
+    NotificationListener,
+    WorkerPool,
+    LeaseKeeper,
+    Completer,
+  ],
 })
 export class ConsumerModule {}

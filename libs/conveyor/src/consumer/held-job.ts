@@ -10,7 +10,7 @@ export type HeldState = 'buffered' | 'running' | 'finishing';
  * A job this worker has claimed and must account for until its outcome is written or it is handed back.
  *
  * The attempt's AbortSignal is made only when the handler reads it: an AbortController and its signal
- * cost more than a no-op handler itself, and most handlers never look. `abort()` records the reason, fires
+ * cost more than a trivial handler itself, and most handlers never look. `abort()` records the reason, fires
  * the signal if one was made, and tells the executor, which ends the attempt whether or not the handler
  * listens.
  */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { JobContext } from '../handlers/job-context.interface';
-import { FinishRow } from '../storage/statements/job-finish-many.sql';
+import { FinishRow } from '../storage/statements/finish-row';
 import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { AttemptDeadlines } from './attempt-deadlines';
 import { HeldJob } from './held-job';
@@ -42,7 +42,7 @@ class AttemptContext implements JobContext {
  * ignores its signal. `done` hears null when nothing may be written (the claim was lost).
  *
  * Written with plain callbacks rather than `async`/`Promise.race` with a timer per attempt, and without a
- * promise of its own: for a no-op handler those allocations were most of the attempt's own cost (and of
+ * promise of its own: for a short handler those allocations would be most of the attempt's own cost (and of
  * the GC work behind it). Timeouts share one timer (AttemptDeadlines); every attempt settles exactly once — by
  * its handler, its deadline or an abort — and leaves the deadline set when it does, so no timer keeps the
  * process alive once the attempts are over.

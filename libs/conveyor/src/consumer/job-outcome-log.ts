@@ -4,7 +4,7 @@ import { Job } from '../job/job';
 import { jobLog } from '../observation/logging/job-log-fields';
 import { willLog } from '../observation/logging/log-level';
 import { LogFields } from '../observation/logging/log-record';
-import { FinishRow } from '../storage/statements/job-finish-many.sql';
+import { FinishRow } from '../storage/statements/finish-row';
 
 /**
  * How loudly each outcome is logged. A failure is what an operator looks for, so it is a warning (an

@@ -1,9 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { quoteIdent } from '../storage/connections/quote';
 import { abandonConnection } from '../storage/connections/statement-deadline';
-import { JobPoller } from './job-poller.service';
+import { ClaimTrigger } from './claim-trigger';
+import { PICKUP_HOOKS, PickupHooks } from './pickup-hooks';
 
 /** How often the idle LISTEN connection is asked for a round trip, to find out that it died silently. */
 const PROBE_EVERY_MS = 30_000;
@@ -13,9 +14,10 @@ const PROBE_DEADLINE_MS = 2000;
 const MAX_RETRY_MS = 2000;
 
 /**
- * Holds one dedicated connection that LISTENs on the jobs channel and wakes the poller. It is a session of its own:
- * `listenUrl` when set (past a pooler), and none behind a pooler in transaction mode without it (ConveyorDatabase's
- * `listenerConfig`), where workers find new jobs at their poll.
+ * Holds one dedicated connection that LISTENs on the jobs channel and wakes the poller (ClaimTrigger), except for
+ * the echo of an insert of this instance's, which woke it already (the local pickup pairs the two). It is a session
+ * of its own: `listenUrl` when set (past a pooler), and none behind a pooler in transaction mode without it
+ * (ConveyorDatabase's `listenerConfig`), where workers find new jobs at their poll.
  * When the connection drops (restart, pg_terminate_backend) it reconnects with backoff and then
  * wakes the poller once, since notifications sent meanwhile were lost; the poll interval covers the gap.
  * A connection that receives nothing cannot tell a quiet queue from a dead peer (a server that dropped it during
@@ -33,7 +35,8 @@ export class NotificationListener {
 
   constructor(
     private readonly db: ConveyorDatabase,
-    private readonly poller: JobPoller,
+    private readonly trigger: ClaimTrigger,
+    @Inject(PICKUP_HOOKS) private readonly pickup: PickupHooks,
   ) {}
 
   get isListening(): boolean {
@@ -68,7 +71,7 @@ export class NotificationListener {
     if (!config) return;
     const client = new Client(config);
     this.client = client;
-    client.on('notification', (msg) => this.poller.onNotification(msg.payload, msg.processId));
+    client.on('notification', (msg) => this.notified(msg.payload, msg.processId));
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
     try {
@@ -78,10 +81,20 @@ export class NotificationListener {
       if (this.retryMs > 100) this.logger.log('Listening for new jobs again');
       this.retryMs = 100;
       this.probeTimer ??= setInterval(() => void this.probe(), PROBE_EVERY_MS);
-      this.poller.wakeAt(Date.now());
+      this.trigger.jobsDueNow();
     } catch (err) {
       this.lost(client, err as Error);
     }
+  }
+
+  /**
+   * A NOTIFY from backend `pid`: its payload is the earliest run_at (epoch ms) among the rows it announces. One that
+   * echoes an insert of this instance's, which woke the poller already, wakes nothing.
+   */
+  private notified(payload: string | undefined, pid: number): void {
+    const at = Number(payload);
+    if (!Number.isFinite(at)) this.trigger.jobsDueNow();
+    else if (!this.pickup.isEcho(pid, at)) this.trigger.jobsDueAt(at);
   }
 
   /** A round trip on the LISTEN connection; one that fails or overruns is abandoned and replaced. */

@@ -8,7 +8,7 @@ import { Job } from '../job/job';
 import { JobStatus } from '../job/job-status';
 import { toStorableResult } from '../job/json-safety';
 import { RegisteredHandler } from '../handlers/registered-handler.interface';
-import { FinishRow } from '../storage/statements/job-finish-many.sql';
+import { FinishRow } from '../storage/statements/finish-row';
 import { retryDelayMs } from './retry-delay';
 
 const MAX_STACK = 8_000;

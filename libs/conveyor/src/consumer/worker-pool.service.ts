@@ -8,9 +8,10 @@ import { Job } from '../job/job';
 import { jobLog } from '../observation/logging/job-log-fields';
 import { ClaimFilter } from '../storage/statements/claim-filter.interface';
 import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
-import { FinishRow } from '../storage/statements/job-finish-many.sql';
+import { FinishRow } from '../storage/statements/finish-row';
 import { run } from '../storage/statements/statement';
 import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
+import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
 import { HeldJob } from './held-job';
 import { JobExecutor } from './job-executor.service';
@@ -55,6 +56,7 @@ export class WorkerPool {
   private readonly runningDone = new Set<() => void>();
   private accepting = false;
   private lastClaimCapped = false;
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -63,6 +65,7 @@ export class WorkerPool {
     private readonly executor: JobExecutor,
     private readonly completer: Completer,
     private readonly events: ConveyorEvents,
+    private readonly trigger: ClaimTrigger,
   ) {}
 
   start(): void {
@@ -107,6 +110,15 @@ export class WorkerPool {
   /** Types declared external are left to HTTP workers even when a handler for them is registered here. */
   private runsHere(type: string): boolean {
     return !this.options.externalTypes.includes(type);
+  }
+
+  /**
+   * Calls `listener` whenever a held job leaves the pool or a slot frees up (drainQueue re-checks the queue then);
+   * returns the function that removes it.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   /** True when a refill is worth a query: nothing buffered beyond half the prefetch. */
@@ -208,7 +220,7 @@ export class WorkerPool {
         held.abort(new LeaseLostError(id));
       }
     }
-    this.events.emit('capacity');
+    this.roomFreed();
   }
 
   /**
@@ -301,7 +313,17 @@ export class WorkerPool {
     }
     if (this.runningDone.size > 0) for (const check of [...this.runningDone]) check();
     this.dispatch();
-    this.events.emit('capacity');
+    this.roomFreed();
+  }
+
+  /** A slot or buffer space freed up, or a held job left: the poller may claim more. */
+  private roomFreed(): void {
+    this.trigger.capacityFreed();
+    this.changed();
+  }
+
+  private changed(): void {
+    if (this.changeListeners.size > 0) for (const listener of [...this.changeListeners]) listener();
   }
 
   private finish(held: HeldJob, row: FinishRow): void {
@@ -309,11 +331,13 @@ export class WorkerPool {
     const durationMs = held.startedAt ? performance.now() - held.startedAt : 0;
     this.completer.add(row, (written) => {
       if (this.held.get(held.job.id) === held) this.held.delete(held.job.id);
+      this.changed();
       if (written) {
         const outcome = outcomeOf(row);
         this.events.emit('finished', held.job, row.status, durationMs, outcome);
         logOutcome(this.logger, held.job, row, this.options.workerId, durationMs, outcome);
-        if (row.delay_ms !== undefined && row.delay_ms !== null) this.events.emit('requeued', Date.now() + row.delay_ms);
+        // Back to waiting, due after the delay (by this host's clock: the database's is not known here).
+        if (row.delay_ms !== undefined && row.delay_ms !== null) this.trigger.jobsDueAt(Date.now() + row.delay_ms);
       } else {
         this.events.emit('stale', held.job.id, this.options.workerId);
         this.logger.warn(jobLog('Stale outcome ignored: the claim was no longer ours', held.job, this.options.workerId));

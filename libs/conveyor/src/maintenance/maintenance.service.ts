@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { ConveyorEvents } from '../observation/events/conveyor-events.service';
+import { ClaimTrigger } from '../consumer/claim-trigger';
 import { LeaderElection } from './leader-election.service';
 import { LeaseSweeper } from './lease-sweeper.service';
 import { RetentionCleaner } from './retention-cleaner.service';
@@ -22,7 +22,7 @@ export class MaintenanceService {
     private readonly leader: LeaderElection,
     private readonly sweeper: LeaseSweeper,
     private readonly retention: RetentionCleaner,
-    private readonly events: ConveyorEvents,
+    private readonly trigger: ClaimTrigger,
   ) {}
 
   start(): void {
@@ -50,7 +50,8 @@ export class MaintenanceService {
     try {
       await this.sweeper.sweep(term);
       await this.retention.clean(term);
-      this.events.emit('maintained');
+      // This instance just talked to the database: its poller may skip the next fallback tick.
+      this.trigger.maintenanceRan();
     } catch (err) {
       this.logger.warn(`Maintenance round failed: ${(err as Error).message}`);
     }

@@ -7,7 +7,7 @@ import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { FieldProblem, JobValidationError } from '../errors/job-request.errors';
 import { HandlerRegistry } from '../handlers/handler-registry.service';
-import { NewJobRow } from '../storage/statements/job-insert-many.sql';
+import { NewJobRow } from '../storage/statements/new-job-row';
 import { canonicalJson } from './canonical-json';
 import { isPlainlyValidEnvelope } from './envelope-fast-path';
 import { newJobId } from '../job/job-id';

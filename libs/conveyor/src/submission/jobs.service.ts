@@ -12,7 +12,6 @@ import {
   UniqueKeyConflictError,
 } from '../errors/job-request.errors';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
-import { LocalPickup } from '../consumer/local-pickup/local-pickup.service';
 import {
   jobCancel,
   jobDeleteFinished,
@@ -27,11 +26,12 @@ import {
   run,
 } from '../storage/statements';
 import { Job } from '../job/job';
-import { CommittedInsert, InsertedJobs, insertJobs } from './insert-jobs';
+import { InsertedJobs, insertJobs } from './insert-jobs';
 import { isJobId } from '../job/job-id';
 import { EnqueueOptions, JobRequest, SubmitResult } from './job-request.interface';
 import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
 import { JobRequestValidator } from './job-request.validator';
+import { LOCAL_PICKUP, LocalPickup } from './local-pickup.port';
 import { JobStatus } from '../job/job-status';
 
 /** A page of the job list. */
@@ -51,7 +51,7 @@ export class JobsService {
     private readonly validator: JobRequestValidator,
     private readonly events: ConveyorEvents,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
-    private readonly pickup: LocalPickup,
+    @Inject(LOCAL_PICKUP) private readonly pickup: LocalPickup,
   ) {}
 
   /**
@@ -77,7 +77,7 @@ export class JobsService {
   async submit(input: unknown, runner: SqlRunner = this.db.pool): Promise<SubmitResult<Job>> {
     const row = this.validator.toRow(input);
     const { answers, created, committed } = await this.insert([row], runner);
-    this.announce(committed);
+    this.pickup.committed(committed);
     const job = mapJobRow(answers[0]);
     // One row: what was created, if anything, is the answer.
     if (created.length > 0) this.events.emit('submitted', [job]);
@@ -125,7 +125,7 @@ export class JobsService {
       : rows.some(hasKeys)
         ? await this.db.transaction((tx) => insertJobs(tx, this.db.tables, rows))
         : await this.insert(rows, this.db.pool);
-    this.announce(committed);
+    this.pickup.committed(committed);
     // Most answers are the created rows themselves: map each stored row once.
     const mapped = new Map<JobRow, Job>();
     const jobOf = (r: JobRow) => mapped.get(r) ?? mapped.set(r, mapJobRow(r)).get(r)!;
@@ -144,11 +144,6 @@ export class JobsService {
       if (quiet) return quiet;
     }
     return insertJobs(runner, this.db.tables, rows);
-  }
-
-  /** Tells this instance's workers about committed inserts first, before the rest of the call's work. */
-  private announce(committed: CommittedInsert[]): void {
-    for (const insert of committed) this.events.emit('inserted', insert);
   }
 
   /** One job; JobNotFoundError when there is none. */

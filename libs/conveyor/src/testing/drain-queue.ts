@@ -6,7 +6,7 @@ import { ConveyorEvents, JobOutcome } from '../observation/events/conveyor-event
 import { HandlerRegistry } from '../handlers/handler-registry.service';
 import { Job } from '../job/job';
 import { JobStatus } from '../job/job-status';
-import { JobPoller } from '../consumer/job-poller.service';
+import { ClaimTrigger } from '../consumer/claim-trigger';
 import { jobCountDrainable } from '../storage/statements/job-count-drainable.sql';
 import { run } from '../storage/statements/statement';
 import { WorkerPool } from '../consumer/worker-pool.service';
@@ -44,7 +44,7 @@ export async function drainQueue(app: INestApplicationContext, options: DrainQue
   const checkEveryMs = options.checkEveryMs ?? 50;
   const engine: ConveyorOptions = app.get(CONVEYOR_OPTIONS);
   const pool = app.get(WorkerPool);
-  const poller = app.get(JobPoller);
+  const trigger = app.get(ClaimTrigger);
   const events = app.get(ConveyorEvents);
   const db = app.get(ConveyorDatabase);
   if (!pool.isAccepting) throw new Error("drainQueue needs the app's worker running: call app.init() and leave runWorkers on");
@@ -61,11 +61,11 @@ export async function drainQueue(app: INestApplicationContext, options: DrainQue
     result.counts[outcome]++;
     changed();
   });
-  const offCapacity = events.on('capacity', () => changed());
+  const offPool = pool.onChange(() => changed());
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      poller.wakeAt(Date.now());
+      trigger.jobsDueNow();
       const remaining = await remainingWork(db, types, engine.workerId, pool);
       if (remaining === 0) return result;
       const left = deadline - Date.now();
@@ -82,7 +82,7 @@ export async function drainQueue(app: INestApplicationContext, options: DrainQue
     }
   } finally {
     offFinished();
-    offCapacity();
+    offPool();
   }
 }
 

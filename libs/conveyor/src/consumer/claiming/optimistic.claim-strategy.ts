@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { WorkerConnection } from '../../storage/connections/worker-connection.service';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
 import { Job } from '../../job/job';
-import { mapClaimedJobRow } from '../../storage/statements/job-row.mapper';
+import { CLAIMED_COLUMN_COUNT, ClaimedJobRow, mapClaimedJobRow } from '../../storage/statements/claimed-row.codec';
 import { ClaimFilter } from '../../storage/statements/claim-filter.interface';
 import { ClaimStamp, claimNonce } from '../../storage/statements/claim-set';
 import { jobClaimByVersion } from '../../storage/statements/job-claim-by-version.sql';
-import { CLAIMED_COLUMN_COUNT, ClaimedJobRow, run } from '../../storage/statements/statement';
+import { run } from '../../storage/statements/statement';
 import { ClaimStrategy } from './claim-strategy.interface';
 import { sortClaimed } from './sort-claimed';
 

@@ -3,77 +3,104 @@ import { ConveyorDatabase } from '../../storage/connections/conveyor-database.se
 import { SqlRunner } from '../../storage/connections/sql-runner.interface';
 import { WorkerConnection } from '../../storage/connections/worker-connection.service';
 import { jobsNotifyReady } from '../../storage/statements/jobs-notify-ready.sql';
-import { NewJobRow } from '../../storage/statements/job-insert-many.sql';
+import { NewJobRow } from '../../storage/statements/new-job-row';
 import { run } from '../../storage/statements/statement';
-
-/** What this instance's poller offers while it runs: to claim the jobs its own instance submits. */
-export interface LocalTaker {
-  /** Whether a claim made now would take all of `rows` (room in the pool, types run here, all due now). */
-  canTakeAtOnce(rows: readonly NewJobRow[]): boolean;
-  /**
-   * An insert of these jobs is on the worker connection: claim them (the claim goes behind the insert, so it
-   * sees them), and announce whichever the claim did not take.
-   */
-  take(ids: string[]): void;
-}
+import type { CommittedInsert } from '../../submission/insert-jobs';
+import { LocalPickup } from '../../submission/local-pickup.port';
+import { ClaimTrigger } from '../claim-trigger';
+import { PickupHooks } from '../pickup-hooks';
+import { WorkerPool } from '../worker-pool.service';
+import { OwnInsertEchoes } from './own-insert-echoes';
+import { UnclaimedQuietJobs } from './unclaimed-quiet-jobs';
 
 /**
- * The fast path for jobs an idle instance submits itself: the insert and the claim of its jobs travel together,
- * and nobody else is told.
+ * Local pickup: this instance's workers claim the jobs this instance inserts without waiting to hear of them from
+ * the database. Two modes, chosen per insert:
  *
- * When this instance's poller would take all of a submission at once and its worker connection (pipelined: see
- * WorkerConnection) has nothing in flight, the insert goes on that connection and the poller's claim is sent right
- * behind it, before the insert's answer is back: the backend commits the insert, then runs the claim, which sees
- * the new jobs. A job starts one round trip after its submission instead of two (insert, then claim), and no
- * other statement runs for it. A busy worker connection would make the insert wait behind claims and outcome
- * writes, and run every submission's commit one after another on one backend: then the insert goes on the pool.
+ * - Quiet insert (`quietly`). When the workers would take all of a submission at once and the worker connection
+ *   (pipelined: see WorkerConnection) has nothing in flight, the insert goes on that connection with the poller's
+ *   claim sent right behind it, before the insert's answer is back: the backend commits the insert, then runs the
+ *   claim, which sees the new jobs. The insert's trigger sends no NOTIFY (storage/statements/quiet-insert.ts).
+ *   Whatever the claim leaves (a queue at its cap, older jobs ahead, another worker quicker) is announced with one
+ *   NOTIFY (UnclaimedQuietJobs tracks it); if this instance dies in between, the others find the jobs at their
+ *   fallback poll. A busy worker connection would make the insert wait behind claims and outcome writes, and
+ *   serialise every submission's commit on one backend: then the insert goes on the pool.
+ * - Announced insert (`committed`). Any other insert outside a caller's transaction commits on the pool and sends
+ *   its NOTIFY; its result wakes the poller at once (also without LISTEN, or behind a pooler that cannot carry it),
+ *   and the NOTIFY that echoes it wakes nothing (OwnInsertEchoes), so the pair costs one claim.
  *
- * The insert is also quiet: its trigger sends no NOTIFY (sql/quiet-insert.ts). Every NOTIFY wakes every
- * listening backend of the database, this instance's own listener among them, and on a small machine that
- * wake-up ran beside the very claim it announced. Whatever the claim leaves (a queue at its cap, older jobs
- * ahead, another worker quicker) the poller announces with one NOTIFY; other instances hear of it one claim
- * later than they would have. If this instance dies between the insert and the claim, they find the jobs at
- * their fallback poll. Inserts in a caller's transaction, rows with keys, batches larger than the pool's room,
- * scheduled jobs and types run elsewhere go on the pool and announce themselves as before.
+ * Never quiet behind a pooler in transaction mode: the quiet insert rests on the claim being sent before the insert
+ * is answered, on the backend that runs the insert, and there the worker connection does not pipeline. Inserts in a
+ * caller's transaction, rows with keys, batches larger than the pool's room, scheduled jobs and types run elsewhere
+ * are announced inserts.
  */
 @Injectable()
-export class LocalPickup {
+export class LocalPickupService implements LocalPickup, PickupHooks {
   private readonly logger = new Logger('Conveyor:Pickup');
-  private taker: LocalTaker | null = null;
+  /** This instance's announced inserts and their NOTIFY echoes, paired. */
+  private readonly echoes = new OwnInsertEchoes();
+  /** Jobs of this instance's quiet inserts not claimed yet. */
+  private readonly unclaimed = new UnclaimedQuietJobs();
 
   constructor(
     private readonly db: ConveyorDatabase,
     private readonly connection: WorkerConnection,
+    private readonly pool: WorkerPool,
+    private readonly trigger: ClaimTrigger,
   ) {}
 
-  /** The poller offers to take its instance's inserts until the returned function is called. */
-  attach(taker: LocalTaker): () => void {
-    this.taker = taker;
-    return () => {
-      if (this.taker === taker) this.taker = null;
-    };
-  }
-
-  /**
-   * Runs `insert` (which must put its one statement on the runner it is given before it first waits) on the
-   * worker connection with the claim of `rows` behind it, when this instance's workers would take them all
-   * at once; null when they would not, and the caller inserts as usual.
-   *
-   * Never behind a pooler in transaction mode: the fast path rests on the claim being sent before the insert is
-   * answered, on the backend that runs the insert, and there the worker connection does not pipeline (see
-   * WorkerConnection). The claim would go out a round trip later, as it does on the ordinary path (insert on the
-   * pool, the `inserted` event waking the poller), which keeps submissions off the worker connection.
-   */
   quietly<T>(rows: readonly NewJobRow[], insert: (runner: SqlRunner) => Promise<T>): Promise<T> | null {
-    const taker = this.taker;
-    if (!taker || this.db.pooler !== 'none' || !this.connection.isIdle || !taker.canTakeAtOnce(rows)) return null;
+    if (!this.trigger.attached || this.db.pooler !== 'none' || !this.connection.isIdle || !this.takesAtOnce(rows)) return null;
     const inserted = insert(this.connection.runner);
-    taker.take(rows.map((r) => r.id));
+    // In the same tick as the insert was put on the worker connection: the claim goes right behind it.
+    this.unclaimed.add(rows.map((r) => r.id));
+    this.trigger.jobsDueNow();
     return inserted;
   }
 
+  committed(inserts: readonly CommittedInsert[]): void {
+    if (!this.trigger.attached) return;
+    for (const { backendPid, earliestRunAt } of inserts) {
+      if (this.echoes.insertCommitted(backendPid, earliestRunAt, Date.now())) this.trigger.jobsDueAt(earliestRunAt);
+    }
+  }
+
+  /** A NOTIFY from backend `pid` announcing run_at `at`: true when it echoes an insert already woken for. */
+  isEcho(pid: number, at: number): boolean {
+    return !this.echoes.notified(pid, at, Date.now());
+  }
+
+  /** Inserts and notifications still waiting for their partner (for tests and diagnostics). */
+  get unpairedEchoes(): number {
+    return this.echoes.unmatched;
+  }
+
+  /** The poller is about to send a claim: its number, for `claimReturned`. */
+  claimStarting(): number {
+    return this.unclaimed.claimStarting();
+  }
+
+  /** Claim `claimNo` took `jobs`: the quiet jobs it could see and left are announced to the other instances. */
+  claimReturned(claimNo: number, jobs: readonly { id: string }[]): void {
+    if (this.unclaimed.claimed(claimNo, jobs)) void this.announce();
+  }
+
+  /** No claim will come for the quiet jobs waiting (no room, a failed claim, shutdown): they are announced. */
+  noClaimComing(): void {
+    if (this.unclaimed.clear()) void this.announce();
+  }
+
+  /**
+   * Whether a claim now would take all of `rows`: every one due now, of a type run here, and room for them beside
+   * the quiet jobs not claimed yet (queue and type caps aside: what a cap holds back is announced).
+   */
+  private takesAtOnce(rows: readonly NewJobRow[]): boolean {
+    for (const row of rows) if (row.run_at !== null || (row.delay_ms !== null && row.delay_ms > 0)) return false;
+    return this.pool.runsAtOnce(rows, this.unclaimed.count);
+  }
+
   /** Tells every listening instance that jobs are ready; never rejects (their fallback poll covers a failure). */
-  async announce(): Promise<void> {
+  private async announce(): Promise<void> {
     try {
       await run(this.db.pool, jobsNotifyReady(this.db.channel));
     } catch (err) {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { CommittedInsert } from '../../submission/insert-jobs';
 import { Job } from '../../job/job';
 import { JobStatus } from '../../job/job-status';
 
@@ -9,16 +8,13 @@ import { JobStatus } from '../../job/job-status';
  */
 export type JobOutcome = 'completed' | 'failed' | 'snoozed' | 'dead' | 'cancelled' | 'handed_back';
 
-/** Everything the engine announces, for metrics, logs and tests. Listeners must not throw or block. */
+/**
+ * What the engine announces for metrics, logs and tests. Listeners must not throw or block. Nothing here steers the
+ * engine: what wakes the poller goes through the ClaimTrigger.
+ */
 export interface ConveyorEventMap {
   /** Jobs were submitted (one event per statement). */
   submitted: [jobs: Job[]];
-  /**
-   * An insert this instance ran on its own pool has committed: local workers may claim its jobs without
-   * waiting for the NOTIFY it also sent (one per statement; not for inserts in a caller's transaction, nor for
-   * quiet ones, which send no NOTIFY and have their claim sent right behind them: LocalPickup).
-   */
-  inserted: [insert: CommittedInsert];
   /** A claim statement returned. */
   claimed: [jobs: Job[], requested: number];
   /** A handler started; `readyAt` is when the job became due. */
@@ -31,38 +27,33 @@ export interface ConveyorEventMap {
   stale: [jobId: string, worker: string];
   /** The sweeper returned expired leases. */
   rescued: [count: number];
-  /** The maintenance leader finished a round of queries (lease rescue, retention). */
-  maintained: [];
-  /** A job this worker finished went back to waiting; it is due at `at` (epoch ms). */
-  requeued: [at: number];
-  /** A slot or buffer space freed up: the poller may claim more. */
-  capacity: [];
 }
 
-type Listener = (...args: never[]) => void;
+/** A listener of any event, as stored; `on` and `emit` keep each event's own signature. */
+type Listener = (...args: unknown[]) => void;
 
 /**
  * Typed in-process event bus of the engine.
  *
  * Each event's listeners are kept in an array that is replaced, never changed, when a listener comes or goes,
  * so `emit` walks the array it finds without copying it: a listener added during an emit is first called by the
- * next one, and one removed during an emit is still called by this one (as with Node's EventEmitter). Node's
- * EventEmitter copies the listener array on every emit once an event has two listeners, and `started`,
- * `finished` and `capacity` fire once per job: ~170 of the ~5,600 bytes a draining worker allocated per job.
+ * next one, and one removed during an emit is still called by this one (as with Node's EventEmitter, which copies
+ * the array on every emit instead; `started` and `finished` fire once per job).
  */
 @Injectable()
 export class ConveyorEvents {
   private readonly listeners = new Map<keyof ConveyorEventMap, readonly Listener[]>();
 
   on<K extends keyof ConveyorEventMap>(event: K, listener: (...args: ConveyorEventMap[K]) => void): () => void {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener as Listener]);
-    return () => this.off(event, listener as Listener);
+    const stored = listener as unknown as Listener;
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), stored]);
+    return () => this.off(event, stored);
   }
 
   emit<K extends keyof ConveyorEventMap>(event: K, ...args: ConveyorEventMap[K]): void {
     const listeners = this.listeners.get(event);
     if (listeners === undefined) return;
-    for (const listener of listeners) (listener as (...a: ConveyorEventMap[K]) => void)(...args);
+    for (const listener of listeners) listener(...args);
   }
 
   private off(event: keyof ConveyorEventMap, listener: Listener): void {

@@ -4,9 +4,8 @@
  * allocates them straight in the old generation. Such an array is dead as soon as its statement's caller
  * has read it, but an old object is only found dead by a full GC: until then, every young-generation GC
  * treats the rows it points to — with their strings, dates and payloads — as alive, copies them, and after
- * the second one moves them to the old generation too. Emptying it lets the rows die young. Measured in a
- * drain of 20,000 no-op jobs, with the job objects built the same way (see mapJobRow): what each
- * young-generation GC copied went from ~2.5 MB to ~0.6 MB, and its pause from ~11 ms to ~2 ms.
+ * the second one moves them to the old generation too. Emptying it lets the rows die young (what that saves:
+ * docs/performance.md, "Design notes from measurements").
  */
 export function youngRows<R>(rows: R[]): R[] {
   const copy = rows.slice();

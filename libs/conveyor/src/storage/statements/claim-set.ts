@@ -9,13 +9,11 @@ import { randomUUID } from 'node:crypto';
  * rows it claims. Fencing needs a token per attempt, not per row: every statement that checks a token
  * (completion, heartbeat, external workers' reports) pairs it with the job's id, and a job claimed again
  * gets another claim's nonce, so the stale holder's (id, token) matches nothing. The nonce has 122 random
- * bits and goes nowhere but into that statement and to the worker that made it (an HTTP worker gets it in
- * the claim's answer; every other answer of the REST API leaves it out, see toJobView), so it can be
- * neither guessed nor read by someone else.
- * Earlier versions derived a token per row (first `gen_random_uuid()`, then md5(nonce || id) laid out as a
- * UUID); for a claim of 100 rows the derivation alone was a fifth of the statement's execution time
- * (EXPLAIN ANALYZE, medians of 21: 0.98 ms with it, 0.78 ms without), and the claim is the statement a
- * draining worker waits on.
+ * bits, so it cannot be guessed. It is stored in the rows' `lease_token` until the attempt ends, and whoever reads
+ * the job row sees it: the worker that claimed (an HTTP worker in the claim's answer) and in-process readers
+ * (`JobsService.get` and `list` return the stored job). The REST API leaves it out of every other answer
+ * (`toJobView`), so an API key that may read jobs cannot report another worker's outcome. Why one token per
+ * statement rather than per row: docs/performance.md, "Design notes from measurements".
  */
 export function claimSet(alias: string, workerParam: string, leaseParam: string, nonceParam: string): string {
   return `status = 'RUNNING',

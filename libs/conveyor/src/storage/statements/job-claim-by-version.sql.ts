@@ -1,7 +1,8 @@
 import { ClaimFilter } from './claim-filter.interface';
 import { ClaimStamp, claimSet } from './claim-set';
 import { claimableSelect } from './claimable-select';
-import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
+import { CLAIMED_JOB_COLUMNS } from './claimed-row.codec';
+import { SqlTables, Statement } from './statement';
 
 /**
  * The optimistic claim, in one statement (one round trip, like the skip-locked claim): read the head of
@@ -27,7 +28,7 @@ import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
  *   lost (fewer won than wanted and read: read again) from a short queue.
  * - Rows are carried from step to step by their tuple id (`ctid`), not their primary key: `won` and the
  *   UPDATE fetch each row directly instead of descending the primary-key index twice more per row
- *   (measured: ~14% less PostgreSQL CPU per claim). A tuple id names one row version, which is exactly
+ *   (docs/performance.md, "Design notes from measurements"). A tuple id names one row version, which is exactly
  *   the compare-and-set wanted: a row updated since the read has a new version at a new tid, so locking
  *   re-checks `j.ctid` against the newest version, the check fails and the row drops out, as a changed
  *   version does. The rows `won` returns are locked by this statement, so their tids cannot change

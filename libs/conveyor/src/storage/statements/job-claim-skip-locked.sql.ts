@@ -1,7 +1,8 @@
 import { ClaimFilter } from './claim-filter.interface';
 import { ClaimStamp, claimSet } from './claim-set';
 import { claimableSelect } from './claimable-select';
-import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
+import { CLAIMED_JOB_COLUMNS } from './claimed-row.codec';
+import { SqlTables, Statement } from './statement';
 
 /**
  * Claims up to `limit` due jobs in one statement. The inner query walks the partial claim index in
@@ -11,7 +12,7 @@ import { CLAIMED_JOB_COLUMNS, SqlTables, Statement } from './statement';
  *
  * The UPDATE reaches the picked rows by tuple id (`ctid = ANY(ARRAY(…))`, a TID scan) rather than by
  * primary key: each row is fetched directly instead of descending the primary-key index once more
- * (measured: ~5% less PostgreSQL CPU per claim of 100). The ids are those of row versions this statement
+ * (docs/performance.md, "Design notes from measurements"). The ids are those of row versions this statement
  * has just locked, so no one else can update them before the UPDATE reads them. In the one race where
  * the lock step had to follow a row to a newer version (another transaction changed it after this
  * statement's snapshot, and it is still claimable), the UPDATE does not see that version and leaves the

@@ -1,6 +1,6 @@
 import { JobStatus } from '../../job/job-status';
-import { answeredOnce } from './finish-answer';
-import type { FinishRow } from './job-finish-many.sql';
+import { answeredOnce } from './finish-answer.codec';
+import { FinishRow } from './finish-row';
 import { lockedInIdOrder } from './locked-in-id-order';
 import { jsonOrNull, sparseArray, uuidArray } from './sql-arrays';
 import { SqlTables, Statement } from './statement';
@@ -14,7 +14,7 @@ export function isPlainCompletion(r: FinishRow): boolean {
  * Writes a batch of plain completions (see `isPlainCompletion`): what `jobFinishMany` does for them, with the
  * same fencing (only rows still RUNNING under the same lease token change), lock order (`lockedInIdOrder`) and
  * answer (`FinishAnswer`), but three inputs instead of nine and no per-row CASE. Nearly every batch a draining
- * worker writes is one of these; measured: ~10% less PostgreSQL CPU per batch of 100 than the general statement.
+ * worker writes is one of these (what that saves: docs/performance.md, "Design notes from measurements").
  */
 export function jobCompleteMany(t: SqlTables, rows: FinishRow[]): Statement {
   return {

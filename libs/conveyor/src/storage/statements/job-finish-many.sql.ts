@@ -1,27 +1,9 @@
-import { JobStatus } from '../../job/job-status';
 import { isPlainCompletion, jobCompleteMany } from './job-complete-many.sql';
-import { answeredOnce } from './finish-answer';
+import { answeredOnce } from './finish-answer.codec';
+import { FinishRow } from './finish-row';
 import { lockedInIdOrder } from './locked-in-id-order';
 import { jsonOrNull, plainArray, sparseArray, uuidArray } from './sql-arrays';
 import { SqlTables, Statement } from './statement';
-
-/** How one attempt ended, ready to be written back. */
-export interface FinishRow {
-  id: string;
-  /** Fencing token of the claim this outcome belongs to. */
-  token: string;
-  status: JobStatus;
-  result?: unknown;
-  error?: string | null;
-  /** Appended to the error history when set. */
-  entry?: Record<string, unknown> | null;
-  /** New run_at = now() + delay (database clock); null keeps run_at. */
-  delay_ms?: number | null;
-  /** 1 when the attempt must not count (snooze, hand-back at shutdown). */
-  refund?: number;
-  /** 1 when the handler asked to run later. */
-  snoozed?: number;
-}
 
 /**
  * Writes many outcomes (completed, retrying, dead, cancelled, handed back) with one statement.
@@ -31,10 +13,10 @@ export interface FinishRow {
  *
  * The guard is the lease token alone: a token is set by the claim and cleared by every statement that
  * takes a job out of RUNNING (this one, the lease rescue), so `lease_token = token` implies RUNNING
- * under that claim. Spelling out `status = 'RUNNING'` as well let the planner reach the rows through
- * the partial lease index, whose entries for jobs that already finished stay until vacuum: each write
- * then walked every job finished since the last vacuum (7 ms per 100 outcomes after 10,000 jobs, and
- * growing). `id = ANY(…)` gives it the primary key instead — 100 lookups, however big the table.
+ * under that claim. `status = 'RUNNING'` is not spelled out: it lets the planner reach the rows through the
+ * partial lease index, whose entries for finished jobs stay until vacuum, so the write would grow with the jobs
+ * finished since the last vacuum; `id = ANY(…)` gives it the primary key, a lookup per outcome however big the
+ * table (docs/performance.md, "Design notes from measurements").
  * The rows are locked in id order before any changes (`lockedInIdOrder`), so this write cannot deadlock with a
  * heartbeat or another outcome write over the same jobs, whatever plan each of them gets.
  * The outcomes travel as parallel arrays through `unnest` (a jsonb record set was sometimes re-scanned

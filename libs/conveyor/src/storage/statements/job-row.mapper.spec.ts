@@ -1,7 +1,7 @@
 import { JobEntity } from '../../job/job';
 import { JobStatus } from '../../job/job-status';
-import { mapClaimedJobRow, mapJobRow } from './job-row.mapper';
-import { CLAIMED_COLUMN, CLAIMED_COUNTERS } from './statement';
+import { CLAIMED_COLUMN, CLAIMED_COUNTERS, mapClaimedJobRow } from './claimed-row.codec';
+import { mapJobRow } from './job-row.mapper';
 
 /** A value as PostgreSQL's text output writes it (timestamps in ISO form with an offset). */
 function pgText(value: unknown): string {

@@ -1,10 +1,10 @@
-import { OwnInsertNotices } from './own-insert-notices';
+import { OwnInsertEchoes } from './own-insert-echoes';
 
-describe('OwnInsertNotices', () => {
+describe('OwnInsertEchoes', () => {
   const at = 1_764_000_000_123;
-  let notices: OwnInsertNotices;
+  let notices: OwnInsertEchoes;
 
-  beforeEach(() => (notices = new OwnInsertNotices()));
+  beforeEach(() => (notices = new OwnInsertEchoes()));
 
   it('wakes for an insert, and not for its NOTIFY after it', () => {
     expect(notices.insertCommitted(41, at, 0)).toBe(true);

@@ -12,11 +12,11 @@ interface Notice {
 
 /**
  * Pairs an insert this instance committed on its own pool with the NOTIFY that insert also sent, so that the
- * two wake the poller once.
+ * two wake the poller once (LocalPickupService).
  *
  * An instance that submits jobs and runs workers learns of its own insert twice: from the statement's result
- * (the `inserted` event, which wakes the poller without depending on LISTEN: it also serves LISTEN=false, and
- * connection poolers that cannot carry LISTEN) and from the NOTIFY. Waking for both would send one empty claim
+ * (which wakes the poller without depending on LISTEN: it also serves LISTEN=false, and connection poolers that
+ * cannot carry LISTEN) and from the NOTIFY. Waking for both would send one empty claim
  * per submission. A NOTIFY carries the pid of the backend that committed it, and its payload is the
  * earliest run_at of the rows it announces, so (pid, run_at) names the insert.
  *
@@ -25,7 +25,7 @@ interface Notice {
  * after its commit. A half that finds no partner within the window is forgotten (the listener was down, or the
  * insert announced nothing to this instance), so a stale half cannot swallow a later insert's notification.
  */
-export class OwnInsertNotices {
+export class OwnInsertEchoes {
   /** Committed inserts whose NOTIFY has not been heard yet. */
   private readonly inserts: Notice[] = [];
   /** Notifications heard before the result of the insert that sent them. */

@@ -1,16 +1,15 @@
-/** What an outcome write answers: how many of its outcomes it wrote and, unless all, which. */
+/**
+ * The finish-answer encoding: an outcome write answers with one row, how many of its outcomes it wrote and, unless
+ * all, which (`answeredOnce` writes it, `writtenAt` reads it). Nearly every batch is written in full; why one row
+ * rather than a row per outcome: docs/performance.md, "Design notes from measurements".
+ */
 export interface FinishAnswer {
   written: number;
   /** Positions (1-based, in the order the outcomes were given) of those written; null when all were. */
   which: number[] | null;
 }
 
-/**
- * An outcome UPDATE (its outcomes numbered `o.n` by `unnest … WITH ORDINALITY`, ids in $1) answering with
- * one `FinishAnswer` row rather than a row per outcome written. Nearly every batch is written in full, and
- * Node parsed a hundred rows per batch to learn only that: 2-3% of a draining worker's main thread. For
- * PostgreSQL the two cost the same (0.90 / 0.92 ms of backend CPU per 100 completions, 3 alternating runs).
- */
+/** Wraps an outcome UPDATE (its outcomes numbered `o.n` by `unnest … WITH ORDINALITY`, ids in $1) to answer with one `FinishAnswer` row. */
 export function answeredOnce(update: string): string {
   return `
 WITH written AS (${update}

@@ -1,10 +1,10 @@
-import { UnclaimedOwnInserts } from './unclaimed-own-inserts';
+import { UnclaimedQuietJobs } from './unclaimed-quiet-jobs';
 
 const jobs = (...ids: string[]) => ids.map((id) => ({ id }));
 
-describe('UnclaimedOwnInserts', () => {
+describe('UnclaimedQuietJobs', () => {
   it('forgets an insert once a later claim took all of its jobs', () => {
-    const u = new UnclaimedOwnInserts();
+    const u = new UnclaimedQuietJobs();
     u.add(['a', 'b']);
     expect(u.count).toBe(2);
     expect(u.claimed(u.claimStarting(), jobs('x', 'a', 'b'))).toBe(false);
@@ -13,7 +13,7 @@ describe('UnclaimedOwnInserts', () => {
   });
 
   it('reports the jobs a claim that could see them left behind, once', () => {
-    const u = new UnclaimedOwnInserts();
+    const u = new UnclaimedQuietJobs();
     u.add(['a', 'b']);
     const claim = u.claimStarting();
     expect(u.claimed(claim, jobs('a'))).toBe(true);
@@ -22,7 +22,7 @@ describe('UnclaimedOwnInserts', () => {
   });
 
   it('waits for the next claim when the insert committed while a claim was under way', () => {
-    const u = new UnclaimedOwnInserts();
+    const u = new UnclaimedQuietJobs();
     const inFlight = u.claimStarting();
     u.add(['a']);
     // That claim's snapshot predates the insert: not taking the job says nothing.
@@ -32,7 +32,7 @@ describe('UnclaimedOwnInserts', () => {
   });
 
   it('keeps each insert apart: one taken, one left', () => {
-    const u = new UnclaimedOwnInserts();
+    const u = new UnclaimedQuietJobs();
     u.add(['a']);
     const claim = u.claimStarting();
     u.add(['b']);

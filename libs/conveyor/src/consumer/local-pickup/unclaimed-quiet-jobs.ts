@@ -5,13 +5,13 @@ interface Entry {
 }
 
 /**
- * The jobs of this instance's quiet inserts (LocalPickup) that its poller has not claimed yet.
+ * The jobs of this instance's quiet inserts (LocalPickupService) that its poller has not claimed yet.
  *
  * A claim that started after an insert committed sees the insert's jobs; whichever of them it did not take
  * must be announced, or other instances would not hear of them before their fallback poll. A claim that was
  * already under way when the insert committed cannot see them, so its entry waits for the next claim.
  */
-export class UnclaimedOwnInserts {
+export class UnclaimedQuietJobs {
   private entries: Entry[] = [];
   private claimsStarted = 0;
   private waiting = 0;

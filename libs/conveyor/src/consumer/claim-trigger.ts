@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+
+/** What the poller does when told that a claim may find work (JobPoller implements it and attaches itself). */
+export interface ClaimWaker {
+  /** A slot or buffer space freed up. */
+  capacityFreed(): void;
+  /** Jobs are, or will be, due at `at` (epoch ms, database clock). */
+  jobsDueAt(at: number): void;
+  /** This instance queried the database on its own account (the leader's maintenance round). */
+  maintenanceRan(): void;
+}
+
+/**
+ * The one way the engine's parts wake the poller, as River's `TriggerJobFetch`: the worker pool and the completer
+ * when room frees up, the pool when a job it ran goes back to waiting, the maintenance leader after its round, the
+ * local pickup when an insert of this instance committed, the notification listener when one of another's did.
+ *
+ * The callers cannot inject the poller (it depends on the pool, and the pool calls here), so the poller attaches
+ * itself while it runs; while none is attached, every call does nothing. Whether a call turns into a claim is the
+ * poller's decision (WakeRules).
+ */
+@Injectable()
+export class ClaimTrigger {
+  private waker: ClaimWaker | null = null;
+
+  /** The poller takes the calls until the returned function is called. */
+  attach(waker: ClaimWaker): () => void {
+    this.waker = waker;
+    return () => {
+      if (this.waker === waker) this.waker = null;
+    };
+  }
+
+  /** Whether a poller is attached, i.e. running. */
+  get attached(): boolean {
+    return this.waker !== null;
+  }
+
+  capacityFreed(): void {
+    this.waker?.capacityFreed();
+  }
+
+  jobsDueAt(at: number): void {
+    this.waker?.jobsDueAt(at);
+  }
+
+  /** Jobs are due now: claim as soon as possible. */
+  jobsDueNow(): void {
+    this.waker?.jobsDueAt(Date.now());
+  }
+
+  maintenanceRan(): void {
+    this.waker?.maintenanceRan();
+  }
+}

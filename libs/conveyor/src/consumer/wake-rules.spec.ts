@@ -1,0 +1,104 @@
+import { CLOCK_SLACK_MS, WakeRules } from './wake-rules';
+
+const INTERVAL = 1_000;
+const tally = (taken: number, asked: number, more: Partial<{ capped: boolean; shortClaimsMayLeaveWork: boolean }> = {}) => ({
+  taken,
+  asked,
+  capped: more.capped ?? false,
+  shortClaimsMayLeaveWork: more.shortClaimsMayLeaveWork ?? false,
+});
+
+describe('WakeRules', () => {
+  let rules: WakeRules;
+  beforeEach(() => (rules = new WakeRules(INTERVAL)));
+
+  describe('freed room', () => {
+    it('claims while more work is likely and the pool wants a refill', () => {
+      expect(rules.onCapacity(true)).toBe(true);
+      expect(rules.onCapacity(false)).toBe(false);
+    });
+
+    it('rests after a short claim, until a due time makes more work likely again', () => {
+      rules.onClaimed(tally(3, 10), 0);
+      expect(rules.onCapacity(true)).toBe(false);
+      rules.onDue(5_000, 5_000);
+      expect(rules.onCapacity(true)).toBe(true);
+    });
+
+    it('keeps claiming after a full claim, a capped one, or a short one from a strategy that may lose races', () => {
+      rules.onClaimed(tally(10, 10), 0);
+      expect(rules.onCapacity(true)).toBe(true);
+      rules.onClaimed(tally(0, 10, { capped: true }), 0);
+      expect(rules.onCapacity(true)).toBe(true);
+      rules.onClaimed(tally(4, 10, { shortClaimsMayLeaveWork: true }), 0);
+      expect(rules.onCapacity(true)).toBe(true);
+      rules.onClaimed(tally(0, 10, { shortClaimsMayLeaveWork: true }), 0);
+      expect(rules.onCapacity(true)).toBe(false);
+    });
+
+    it('makes more work likely again when the due timer fires', () => {
+      rules.onClaimed(tally(0, 10), 0);
+      rules.onTimer();
+      expect(rules.moreWorkLikely).toBe(true);
+    });
+  });
+
+  describe('due times', () => {
+    const now = 1_000_000;
+
+    it('claims a due time that has come, and arms no timer', () => {
+      expect(rules.onDue(now - 5, now)).toEqual({ claimNow: true, timerAt: null });
+      expect(rules.onDue(now, now)).toEqual({ claimNow: true, timerAt: null });
+    });
+
+    it('claims one within the clock slack now, and arms the timer for it as well', () => {
+      expect(rules.onDue(now + CLOCK_SLACK_MS, now)).toEqual({ claimNow: true, timerAt: now + CLOCK_SLACK_MS });
+    });
+
+    it('arms the timer for a later one, keeping the earliest', () => {
+      expect(rules.onDue(now + 500, now)).toEqual({ claimNow: false, timerAt: now + 500 });
+      expect(rules.onDue(now + 800, now)).toEqual({ claimNow: false, timerAt: null });
+      expect(rules.onDue(now + 300, now)).toEqual({ claimNow: false, timerAt: now + 300 });
+    });
+
+    it('arms a timer again once the armed one fired or was cleared', () => {
+      rules.onDue(now + 500, now);
+      rules.onTimer();
+      expect(rules.onDue(now + 800, now)).toEqual({ claimNow: false, timerAt: now + 800 });
+      rules.timerCleared();
+      expect(rules.onDue(now + 900, now)).toEqual({ claimNow: false, timerAt: now + 900 });
+    });
+  });
+
+  describe('fallback tick', () => {
+    it('claims when this instance has not queried the database since the last tick', () => {
+      expect(rules.onFallbackTick(10_000)).toBe(true);
+    });
+
+    it('skips a tick within half an interval of a claim', () => {
+      rules.onClaimed(tally(0, 10), 10_000);
+      expect(rules.onFallbackTick(10_000 + INTERVAL / 2 - 1)).toBe(false);
+      expect(rules.onFallbackTick(10_000 + INTERVAL / 2)).toBe(true);
+    });
+
+    it('skips the one tick after a maintenance round', () => {
+      rules.onMaintenance();
+      expect(rules.onFallbackTick(10_000)).toBe(false);
+      expect(rules.onFallbackTick(11_000)).toBe(true);
+    });
+  });
+
+  describe('after a claim', () => {
+    it('goes again when woken meanwhile, or when the claim was full and there is room', () => {
+      expect(rules.claimAgain(false, true, 0)).toBe(true);
+      expect(rules.claimAgain(true, false, 1)).toBe(true);
+      expect(rules.claimAgain(true, false, 0)).toBe(false);
+      expect(rules.claimAgain(false, false, 5)).toBe(false);
+    });
+
+    it('says whether the claim was full', () => {
+      expect(rules.onClaimed(tally(10, 10), 0)).toBe(true);
+      expect(rules.onClaimed(tally(9, 10), 0)).toBe(false);
+    });
+  });
+});

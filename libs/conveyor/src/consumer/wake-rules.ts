@@ -1,0 +1,102 @@
+/** Due times closer than this are treated as due now (clock skew between this host and the database). */
+export const CLOCK_SLACK_MS = 20;
+
+/** What a due time asks of the poller. */
+export interface DueDecision {
+  /** Claim now. */
+  claimNow: boolean;
+  /** (Re-)arm the due timer to fire at this time (epoch ms); null leaves the timer as it is. */
+  timerAt: number | null;
+}
+
+/** What one claim asked for and got. */
+export interface ClaimTally {
+  taken: number;
+  asked: number;
+  /** The claim left out a queue or type at its concurrency cap (WorkerPool.claimWasCapped). */
+  capped: boolean;
+  /** The strategy may come back short although more is claimable (ClaimStrategy.shortClaimsMayLeaveWork). */
+  shortClaimsMayLeaveWork: boolean;
+}
+
+/**
+ * When the poller claims: its decisions, apart from its timers and its claims, so they can be tested alone.
+ * Times are epoch ms, passed in.
+ *
+ * - A claim that came back full, or capped, or short from a strategy that may lose races, makes more work
+ *   *likely*; a short one otherwise means this worker drained what it may take, and freed room alone does not wake
+ *   the poller again (else an idle worker would send one empty claim per finished job). A due time, its timer,
+ *   or a notification makes more work likely again.
+ * - Freed room wakes the poller only when more work is likely and the pool wants a refill.
+ * - A due time within CLOCK_SLACK_MS is claimed now; one not yet come by this host's clock also arms the timer
+ *   (keeping the earliest), so a database clock slightly ahead does not turn an immediate job into a timer, and one
+ *   slightly behind does not leave a job due in a few milliseconds to the fallback poll.
+ * - The fallback tick claims only when this instance has not talked to the database since the last tick (a claim
+ *   within half the interval, or a maintenance round): an idle instance makes at most one query per interval.
+ * - After a claim the poller goes again at once when it was woken meanwhile, or the claim was full and the pool
+ *   still has room.
+ */
+export class WakeRules {
+  private moreLikely = true;
+  private lastClaimAt = 0;
+  private maintainedSinceTick = false;
+  private timerAt = Infinity;
+
+  constructor(private readonly pollIntervalMs: number) {}
+
+  /** Whether more work is likely waiting (see the class comment). */
+  get moreWorkLikely(): boolean {
+    return this.moreLikely;
+  }
+
+  /** Room freed up in the pool: whether to claim. */
+  onCapacity(poolWantsRefill: boolean): boolean {
+    return this.moreLikely && poolWantsRefill;
+  }
+
+  /** Jobs are due at `at` (database clock): whether to claim now, and whether to arm the due timer. */
+  onDue(at: number, now: number): DueDecision {
+    const delay = at - now;
+    const claimNow = delay <= CLOCK_SLACK_MS;
+    if (claimNow) this.moreLikely = true;
+    if (delay <= 0 || at >= this.timerAt) return { claimNow, timerAt: null };
+    this.timerAt = at;
+    return { claimNow, timerAt: at };
+  }
+
+  /** The due timer fired: claim (always). */
+  onTimer(): void {
+    this.timerAt = Infinity;
+    this.moreLikely = true;
+  }
+
+  /** The due timer was cleared without firing. */
+  timerCleared(): void {
+    this.timerAt = Infinity;
+  }
+
+  /** The leader's maintenance round queried the database. */
+  onMaintenance(): void {
+    this.maintainedSinceTick = true;
+  }
+
+  /** The fallback interval ticked: whether to claim. */
+  onFallbackTick(now: number): boolean {
+    const maintained = this.maintainedSinceTick;
+    this.maintainedSinceTick = false;
+    return !maintained && now - this.lastClaimAt >= this.pollIntervalMs / 2;
+  }
+
+  /** A claim came back at `now`; true when it was full. */
+  onClaimed(claim: ClaimTally, now: number): boolean {
+    this.lastClaimAt = now;
+    const full = claim.taken === claim.asked;
+    this.moreLikely = full || claim.capped || (claim.taken > 0 && claim.shortClaimsMayLeaveWork);
+    return full;
+  }
+
+  /** Whether to claim again right after a claim. */
+  claimAgain(full: boolean, wokenMeanwhile: boolean, freeCapacity: number): boolean {
+    return wokenMeanwhile || (full && freeCapacity > 0);
+  }
+}

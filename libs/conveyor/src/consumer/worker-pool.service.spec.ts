@@ -1,0 +1,155 @@
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { conveyorDefaults } from '../config/conveyor-defaults';
+import { HandlerRegistry } from '../handlers/handler-registry.service';
+import { RegisteredHandler } from '../handlers/registered-handler.interface';
+import { Job, JobEntity } from '../job/job';
+import { ConveyorEvents } from '../observation/events/conveyor-events.service';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { FinishRow } from '../storage/statements/finish-row';
+import { JobStatus } from '../job/job-status';
+import { ClaimTrigger } from './claim-trigger';
+import { Completer } from './completer.service';
+import { HeldJob } from './held-job';
+import { JobExecutor } from './job-executor.service';
+import { WorkerPool } from './worker-pool.service';
+
+/** An executor that runs nothing until the test ends an attempt. */
+class HeldExecutor {
+  readonly running = new Map<string, (row: FinishRow | null) => void>();
+  execute(held: HeldJob, _heartbeat: unknown, done: (row: FinishRow | null) => void): void {
+    this.running.set(held.job.id, done);
+  }
+}
+
+function handler(type: string, concurrency: number | null = null): RegisteredHandler {
+  return { type, queue: 'default', concurrency } as RegisteredHandler;
+}
+
+let seq = 0;
+function job(type: string, queue = 'default'): Job {
+  return Object.assign(new JobEntity(), { id: `j${++seq}`, type, queue, leaseToken: 'tok', runAt: new Date(), attempts: 1 });
+}
+
+/** A pool over fakes: no database. */
+function poolWith(options: Partial<ConveyorOptions>, handlers: RegisteredHandler[], backlog = 0) {
+  const registry = new HandlerRegistry();
+  for (const h of handlers) registry.register(h);
+  const executor = new HeldExecutor();
+  const completer = { backlog, add: jest.fn() } as unknown as Completer;
+  const trigger = new ClaimTrigger();
+  const waker = { capacityFreed: jest.fn(), jobsDueAt: jest.fn(), maintenanceRan: jest.fn() };
+  trigger.attach(waker);
+  const opts = { ...conveyorDefaults(), ...options };
+  const pool = new WorkerPool(opts, {} as ConveyorDatabase, registry, executor as unknown as JobExecutor, completer, new ConveyorEvents(), trigger);
+  return { pool, executor, completer, waker };
+}
+
+describe('WorkerPool: a claim’s room', () => {
+  it('asks for nothing before it starts', () => {
+    const { pool } = poolWith({}, [handler('A')]);
+    expect(pool.claimRequest()).toBeNull();
+  });
+
+  it('asks for concurrency + prefetch, at most one claim batch, for every type run here', () => {
+    const { pool } = poolWith({ concurrency: 4, prefetch: 2, claimBatchSize: 100, externalTypes: ['EXT'] }, [handler('A'), handler('B'), handler('EXT')]);
+    pool.start();
+    expect(pool.claimRequest()).toEqual({ types: ['A', 'B'], excludedQueues: [], limit: 6 });
+    expect(pool.claimWasCapped).toBe(false);
+    const small = poolWith({ concurrency: 50, prefetch: 50, claimBatchSize: 10 }, [handler('A')]).pool;
+    small.start();
+    expect(small.claimRequest()?.limit).toBe(10);
+  });
+
+  it('asks for only the room held jobs leave, and nothing when full', () => {
+    const { pool } = poolWith({ concurrency: 2, prefetch: 1 }, [handler('A')]);
+    pool.start();
+    pool.accept([job('A'), job('A')], performance.now());
+    expect(pool.stats()).toMatchObject({ running: 2, buffered: 0 });
+    expect(pool.claimRequest()?.limit).toBe(1);
+    pool.accept([job('A')], performance.now());
+    expect(pool.claimRequest()).toBeNull();
+  });
+
+  it('asks for nothing while too many outcomes wait to be written', () => {
+    const { pool } = poolWith({ completionBatchSize: 10 }, [handler('A')], 101);
+    pool.start();
+    expect(pool.claimRequest()).toBeNull();
+  });
+
+  it('leaves out a type at its concurrency cap, and says the claim was capped', () => {
+    const { pool } = poolWith({ concurrency: 10 }, [handler('A', 1), handler('B')]);
+    pool.start();
+    pool.accept([job('A')], performance.now());
+    expect(pool.claimRequest()?.types).toEqual(['B']);
+    expect(pool.claimWasCapped).toBe(true);
+  });
+
+  it('asks for nothing when every type it runs is at its cap', () => {
+    const { pool } = poolWith({}, [handler('A', 1)]);
+    pool.start();
+    pool.accept([job('A')], performance.now());
+    expect(pool.claimRequest()).toBeNull();
+  });
+
+  it('excludes a queue at its concurrency cap, counting buffered jobs too', () => {
+    const { pool } = poolWith({ concurrency: 10, queueConcurrency: { slow: 1 } }, [handler('A')]);
+    pool.start();
+    pool.accept([job('A', 'slow')], performance.now());
+    expect(pool.claimRequest()).toMatchObject({ excludedQueues: ['slow'] });
+    expect(pool.claimWasCapped).toBe(true);
+  });
+
+  describe('runsAtOnce (may this instance take its own submission at once)', () => {
+    const setup = () => {
+      const { pool } = poolWith({ concurrency: 2, prefetch: 1, externalTypes: ['EXT'] }, [handler('A'), handler('EXT')]);
+      pool.start();
+      return pool;
+    };
+
+    it('yes when there is room for the rows beside those reserved, all of types run here', () => {
+      expect(setup().runsAtOnce([{ type: 'A' }, { type: 'A' }], 1)).toBe(true);
+    });
+
+    it('no when the rows and those reserved exceed the room', () => {
+      expect(setup().runsAtOnce([{ type: 'A' }, { type: 'A' }], 2)).toBe(false);
+    });
+
+    it('no for a type without a handler here, or one declared external', () => {
+      expect(setup().runsAtOnce([{ type: 'OTHER' }], 0)).toBe(false);
+      expect(setup().runsAtOnce([{ type: 'EXT' }], 0)).toBe(false);
+    });
+  });
+
+  describe('freed room', () => {
+    it('tells the claim trigger and the change listeners when an attempt ends', () => {
+      const { pool, executor, waker } = poolWith({}, [handler('A')]);
+      pool.start();
+      const changes = jest.fn();
+      const off = pool.onChange(changes);
+      const j = job('A');
+      pool.accept([j], performance.now());
+      executor.running.get(j.id)!({ id: j.id, token: 'tok', status: JobStatus.COMPLETED });
+      expect(waker.capacityFreed).toHaveBeenCalledTimes(1);
+      expect(changes).toHaveBeenCalledTimes(1);
+      off();
+      const k = job('A');
+      pool.accept([k], performance.now());
+      executor.running.get(k.id)!(null);
+      expect(changes).toHaveBeenCalledTimes(1);
+    });
+
+    it('tells the claim trigger when a job it ran goes back to waiting, due after its delay', () => {
+      const { pool, executor, completer, waker } = poolWith({}, [handler('A')]);
+      pool.start();
+      const j = job('A');
+      pool.accept([j], performance.now());
+      executor.running.get(j.id)!({ id: j.id, token: 'tok', status: JobStatus.RETRYING, delay_ms: 5_000 });
+      const written = (completer.add as jest.Mock).mock.calls[0][1] as (written: boolean) => void;
+      const before = Date.now();
+      written(true);
+      const at = waker.jobsDueAt.mock.calls[0][0] as number;
+      expect(at).toBeGreaterThanOrEqual(before + 5_000);
+      expect(at).toBeLessThanOrEqual(Date.now() + 5_000);
+    });
+  });
+});
