@@ -4,8 +4,8 @@ import { CONVEYOR_METRICS_REGISTRY } from './metrics.constants';
 
 /**
  * How often the event-loop lag histogram samples. prom-client's default (10 ms) keeps a timer firing 100
- * times a second in an otherwise idle worker — about 1% of a core here; each sample still measures the
- * full delay of its timer, so 100 ms loses no precision, only samples.
+ * times a second in an otherwise idle worker, which is most of an idle instance's CPU; each sample still measures
+ * the full delay of its timer, so 100 ms loses no precision, only samples.
  */
 const EVENT_LOOP_SAMPLE_MS = 100;
 

@@ -7,8 +7,7 @@ import { CLAIMABLE_SQL } from './statement';
  * first four parameters: $1 types, $2 excluded queues, $3 only these queues (or null), $4 limit.
  *
  * Paused queues are read once per statement (an InitPlan over the paused-queues index)
- * instead of probing the queues table for every candidate row (`NOT EXISTS` per row: two buffer reads each):
- * ~6% less PostgreSQL CPU per claim of 100.
+ * instead of probing the queues table for every candidate row (`NOT EXISTS` per row: two buffer reads each).
  */
 export function claimableSelect(jobs: string, queues: string, columns: string): string {
   return `SELECT ${columns} FROM ${jobs} c
