@@ -12,7 +12,7 @@ import { WebhookTestServer } from './webhook-test-server';
 const BACKOFF_MS = 200;
 /** Short enough to keep the timeout case quick, long enough for a loaded loopback server to answer. */
 const WEBHOOK_TIMEOUT_MS = 1_000;
-const FINISHED = [JobStatus.COMPLETED, JobStatus.DEAD, JobStatus.CANCELLED];
+const FINISHED: JobStatus[] = [JobStatus.COMPLETED, JobStatus.DEAD, JobStatus.CANCELLED];
 
 function appSettings(overrides: Partial<AppSettings>): AppSettings {
   return { ...loadAppConfig({}).app, ...overrides };

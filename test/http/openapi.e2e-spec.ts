@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ClaimedJob, Job } from '@conveyor/client';
+import { JOB_ERROR_KINDS, JOB_STATUSES } from '@conveyor/core';
 import { API_DOCS_PATH, API_ROLES, ApiRole, DASHBOARD_PATH } from '@conveyor/core/http';
 import { servedRoutes, toOpenApiPath } from '../support/served-routes';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';
@@ -111,8 +112,18 @@ describe('OpenAPI document', () => {
     it("a job is documented with the client's Job fields, without the lease token; a claimed job with ClaimedJob's, token included", () => {
       expect(Object.keys(schema('JobDto').properties!).sort()).toEqual([...CLIENT_JOB_FIELDS].sort());
       expect(CLIENT_JOB_FIELDS).not.toContain('leaseToken');
-      expect(Object.keys(schema('ClaimedJobResponse').properties!).sort()).toEqual([...CLIENT_CLAIMED_JOB_FIELDS].sort());
-      expect(schema('ClaimedJobResponse').required).toContain('leaseToken');
+      expect(Object.keys(schema('ClaimedJobDto').properties!).sort()).toEqual([...CLIENT_CLAIMED_JOB_FIELDS].sort());
+      expect(schema('ClaimedJobDto').required).toContain('leaseToken');
+    });
+
+    it("documents the job's statuses and error kinds as the engine defines them", () => {
+      /** The values of a property's enum, through the named enum schema it refers to. */
+      const enumOf = (s: Schema): unknown => {
+        const ref = s.$ref ?? s.allOf?.[0]?.$ref;
+        return ref ? enumOf(schema(ref.replace('#/components/schemas/', ''))) : (s as { enum?: string[] }).enum;
+      };
+      expect(enumOf(schema('JobDto').properties!.status)).toEqual([...JOB_STATUSES]);
+      expect(enumOf(schema('JobErrorEntryDto').properties!.kind)).toEqual([...JOB_ERROR_KINDS]);
     });
 
     it('the claim is the only answer that documents a lease token', () => {

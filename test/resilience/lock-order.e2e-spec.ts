@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { JobStatus } from '@conveyor/core';
+import { JobErrorKind, JobStatus } from '@conveyor/core';
 import { CLAIM_PLANNER_OPTIONS } from '@conveyor/core/storage/connections/worker-connection.service';
 import { FinishAnswer, FinishRow, jobExtendLeases, jobFinishMany, SqlTables, Statement } from '@conveyor/core/storage/statements';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -135,7 +135,7 @@ function completionOf(id: string, token: string): FinishRow {
 }
 
 function retryOf(id: string, token: string): FinishRow {
-  return { id, token, status: JobStatus.RETRYING, error: `retry ${id}`, entry: { kind: 'error', error: `retry ${id}` }, delay_ms: 1000 };
+  return { id, token, status: JobStatus.RETRYING, error: `retry ${id}`, entry: { attempt: 1, at: new Date().toISOString(), kind: JobErrorKind.FAILED, error: `retry ${id}` }, delay_ms: 1000 };
 }
 
 /** A copy in random order. */

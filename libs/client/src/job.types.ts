@@ -1,6 +1,7 @@
 /**
- * The shapes Conveyor's REST API speaks, as JSON (dates are ISO strings). Kept here, not imported from
- * `@conveyor/core`, so the client runs in any Node service without the engine or Nest.
+ * The shapes Conveyor's REST API speaks, as JSON (dates are ISO strings). A copy, not imported from
+ * `@conveyor/core`, so the client runs in any Node service without the engine or Nest; the type tests in
+ * test/types/client-shapes.test-d.ts fail the build when it drifts from the server's definitions.
  */
 
 /** Where a job is in the pipeline. */
@@ -18,14 +19,40 @@ export type JobStatus = (typeof JobStatus)[keyof typeof JobStatus];
 /** Statuses a job never leaves on its own. */
 export const TERMINAL_STATUSES: readonly JobStatus[] = [JobStatus.COMPLETED, JobStatus.DEAD, JobStatus.CANCELLED];
 
-/** One failed, snoozed or rescued attempt in a job's history. */
+/** How an attempt ended, as written in a job's error history (`errors[].kind`). */
+export const JobErrorKind = {
+  /** The handler threw (or a worker reported a failure): retried with backoff until maxAttempts. */
+  FAILED: 'failed',
+  /** The handler ran past its timeout; counted like a failure. */
+  TIMEOUT: 'timeout',
+  /** A permanent error: DEAD at once. */
+  PERMANENT: 'permanent',
+  /** Asked to run again at a given time; the attempt does not count. */
+  RETRY_LATER: 'retry-later',
+  /** A retry-later past the server's MAX_SNOOZES: DEAD. */
+  SNOOZE_CAP: 'snooze-cap',
+  /** The handler cancelled the job. */
+  CANCELLED: 'cancelled',
+  /** The worker was shutting down and gave the job back unrun; the attempt does not count. */
+  HANDED_BACK: 'handed-back',
+  /** The lease ran out (the worker died or stalled) and the job was rescued. */
+  LEASE_EXPIRED: 'lease-expired',
+} as const;
+export type JobErrorKind = (typeof JobErrorKind)[keyof typeof JobErrorKind];
+
+/** One attempt in a job's error history that did not complete: failed, rescued, snoozed, handed back. */
 export interface JobErrorEntry {
+  /** The attempt it ended. */
   attempt: number;
+  /** When it ended. */
   at: string;
-  kind: string;
+  kind: JobErrorKind;
   error: string;
-  worker?: string | null;
+  /** Stack trace, when the handler threw an Error. */
   stack?: string;
+  /** The worker that ran the attempt. */
+  worker?: string | null;
+  /** When a retry-later asked to run again. */
   retryAt?: string;
 }
 
@@ -71,6 +98,8 @@ export interface JobRequest<P = unknown> {
   delayMs?: number;
   maxAttempts?: number;
   idempotencyKey?: string;
+  /** At most one waiting or running job per (type, uniqueKey): while one exists, the submission answers it. */
+  uniqueKey?: string;
 }
 
 /** Filters of `list`; `cursor` is the `nextCursor` of the previous page. */

@@ -16,6 +16,8 @@ export * from './handlers/job-handler.decorator';
 export * from './handlers/job-handler.host';
 export * from './observation/health/conveyor-health.indicator';
 export * from './job/job';
+export * from './job/job-error-entry.interface';
+export * from './job/job-error-kind';
 export * from './submission/job-request.interface';
 export * from './job/job-status';
 export * from './submission/jobs.service';

@@ -2,7 +2,8 @@ import { CancelJobError } from '../errors/cancel-job.error';
 import { JobTimeoutError } from '../errors/job-timeout.error';
 import { PermanentJobError } from '../errors/permanent-job.error';
 import { RetryLaterError } from '../errors/retry-later.error';
-import { Job, JobEntity } from '../job/job';
+import { Job } from '../job/job';
+import { PlainJob } from '../job/plain-job';
 import { JobStatus } from '../job/job-status';
 import { completedRow, failureRow, handBackRow, outcomeOf } from './outcome-rows';
 
@@ -12,7 +13,7 @@ const MAX_SNOOZES = 3;
 const handler = { backoff: { baseMs: 1_000, factor: 2, maxMs: 60_000, jitter: 0 } };
 
 function job(fields: Partial<Job> = {}): Job {
-  return Object.assign(new JobEntity(), { id: 'j1', leaseToken: 'tok', attempts: 1, maxAttempts: 3, snoozes: 0 }, fields);
+  return Object.assign(new PlainJob(), { id: 'j1', leaseToken: 'tok', attempts: 1, maxAttempts: 3, snoozes: 0 }, fields);
 }
 
 describe('outcome rows', () => {

@@ -5,6 +5,8 @@ import { JobTimeoutError } from '../errors/job-timeout.error';
 import { PermanentJobError } from '../errors/permanent-job.error';
 import { RetryLaterError } from '../errors/retry-later.error';
 import { Job } from '../job/job';
+import { JobErrorEntry } from '../job/job-error-entry.interface';
+import { JobErrorKind } from '../job/job-error-kind';
 import { JobStatus } from '../job/job-status';
 import { toStorableResult } from '../job/json-safety';
 import { RegisteredHandler } from '../handlers/registered-handler.interface';
@@ -31,7 +33,7 @@ export function handBackRow(job: Job, worker: string): FinishRow {
     status: JobStatus.PENDING,
     delay_ms: 0,
     refund: 1,
-    entry: entry(job, 'handed-back', MESSAGES.shuttingDown, worker),
+    entry: entry(job, JobErrorKind.HANDED_BACK, MESSAGES.shuttingDown, worker),
   };
 }
 
@@ -53,7 +55,7 @@ export function failureRow(
   if (err instanceof RetryLaterError) {
     if (job.snoozes >= maxSnoozes) {
       const msg = MESSAGES.snoozeCapReached(maxSnoozes);
-      return { ...base, status: JobStatus.DEAD, error: msg, entry: entry(job, 'snooze-cap', msg, worker) };
+      return { ...base, status: JobStatus.DEAD, error: msg, entry: entry(job, JobErrorKind.SNOOZE_CAP, msg, worker) };
     }
     return {
       ...base,
@@ -62,16 +64,16 @@ export function failureRow(
       refund: 1,
       snoozed: 1,
       error: text,
-      entry: entry(job, 'retry-later', text, worker, undefined, err.runAt),
+      entry: entry(job, JobErrorKind.RETRY_LATER, text, worker, undefined, err.runAt),
     };
   }
   if (err instanceof PermanentJobError) {
-    return { ...base, status: JobStatus.DEAD, error: text, entry: entry(job, 'permanent', text, worker, stack) };
+    return { ...base, status: JobStatus.DEAD, error: text, entry: entry(job, JobErrorKind.PERMANENT, text, worker, stack) };
   }
   if (err instanceof CancelJobError) {
-    return { ...base, status: JobStatus.CANCELLED, error: text, entry: entry(job, 'cancelled', text, worker) };
+    return { ...base, status: JobStatus.CANCELLED, error: text, entry: entry(job, JobErrorKind.CANCELLED, text, worker) };
   }
-  const kind = err instanceof JobTimeoutError ? 'timeout' : 'failed';
+  const kind = err instanceof JobTimeoutError ? JobErrorKind.TIMEOUT : JobErrorKind.FAILED;
   if (job.attempts >= job.maxAttempts) {
     return { ...base, status: JobStatus.DEAD, error: text, entry: entry(job, kind, text, worker, stack) };
   }
@@ -115,7 +117,7 @@ function describe(err: unknown): string {
   }
 }
 
-function entry(job: Job, kind: string, error: string, worker: string, stack?: string, retryAt?: Date): Record<string, unknown> {
+function entry(job: Job, kind: JobErrorKind, error: string, worker: string, stack?: string, retryAt?: Date): JobErrorEntry {
   return {
     attempt: job.attempts,
     at: new Date().toISOString(),

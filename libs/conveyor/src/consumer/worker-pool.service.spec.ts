@@ -2,7 +2,8 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { conveyorDefaults } from '../config/conveyor-defaults';
 import { HandlerRegistry } from '../handlers/handler-registry.service';
 import { RegisteredHandler } from '../handlers/registered-handler.interface';
-import { Job, JobEntity } from '../job/job';
+import { Job } from '../job/job';
+import { PlainJob } from '../job/plain-job';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { FinishRow } from '../storage/statements/finish-row';
@@ -27,7 +28,7 @@ function handler(type: string, concurrency: number | null = null): RegisteredHan
 
 let seq = 0;
 function job(type: string, queue = 'default'): Job {
-  return Object.assign(new JobEntity(), { id: `j${++seq}`, type, queue, leaseToken: 'tok', runAt: new Date(), attempts: 1 });
+  return Object.assign(new PlainJob(), { id: `j${++seq}`, type, queue, leaseToken: 'tok', runAt: new Date(), attempts: 1 });
 }
 
 /** A pool over fakes: no database. */

@@ -4,17 +4,8 @@ import { JobValidationError } from '../errors/job-request.errors';
 import { ExternalWorkers } from '../consumer/external-workers/external-workers.service';
 import { ExternalLease, ExternalOutcome } from '../consumer/external-workers/external-outcome.interface';
 import { Job } from '../job/job';
-import { ClaimJobsDto } from './claim-jobs.dto';
-import { CompleteJobDto } from './complete-job.dto';
-import { readCompleteJobBody } from './complete-job.body';
-import {
-  ClaimedJobResponse,
-  ClaimJobsResponse,
-  LeaseResponse,
-  OutcomeResponse,
-} from './external-workers.responses';
-import { FailJobDto } from './fail-job.dto';
-import { HeartbeatJobDto } from './heartbeat-job.dto';
+import { readCompleteJobBody } from './complete-job-body.reader';
+import { ClaimedJobDto, ClaimedJobsDto, ClaimJobsDto, CompleteJobDto, FailJobDto, HeartbeatJobDto, JobLeaseDto, JobOutcomeDto } from './dto';
 import { JobIdPipe } from './job-id.pipe';
 import { ApiAccess, ApiErrors } from './openapi';
 import { QueueNamePipe } from './queue-name.pipe';
@@ -46,12 +37,12 @@ export class ExternalWorkersController {
       'priority then run_at, each RUNNING under a fresh lease token until `lockedUntil`.',
   })
   @ApiParam({ name: 'queue', description: 'Queue name: 1-200 of letters, digits, _ . : -' })
-  @ApiResponse({ status: 200, description: 'The claimed jobs (possibly none).', type: ClaimJobsResponse })
+  @ApiResponse({ status: 200, description: 'The claimed jobs (possibly none).', type: ClaimedJobsDto })
   @ApiErrors({ 400: 'An invalid queue name or field (`details` names it), or a type that is not declared external.', 413: true, 503: true })
   async claim(
     @Param('queue', QueueNamePipe) queue: string,
     @Body(conveyorValidationPipe()) body: ClaimJobsDto,
-  ): Promise<ClaimJobsResponse> {
+  ): Promise<ClaimedJobsDto> {
     const jobs = await this.workers.claim(queue, { workerId: body.workerId, max: body.max ?? 1, leaseMs: body.leaseMs, types: body.types });
     return { jobs: jobs.map(toClaimedJob) };
   }
@@ -61,7 +52,7 @@ export class ExternalWorkersController {
   @ApiAccess('worker')
   @ApiOperation({ summary: 'Extend the lease of a claimed job', description: 'Pushes `lockedUntil` to now + `leaseMs`.' })
   @JOB_ID
-  @ApiResponse({ status: 200, description: 'The lease was extended.', type: LeaseResponse })
+  @ApiResponse({ status: 200, description: 'The lease was extended.', type: JobLeaseDto })
   @ApiErrors({ 400: true, 404: true, 409: CONFLICT, 413: true, 503: true })
   heartbeat(@Param('id', JobIdPipe) id: string, @Body(conveyorValidationPipe()) body: HeartbeatJobDto): Promise<ExternalLease> {
     return this.workers.heartbeat(id, body.leaseToken, body.leaseMs);
@@ -73,7 +64,7 @@ export class ExternalWorkersController {
   @ApiOperation({ summary: 'Complete a claimed job', description: 'Stores `result` and ends the job COMPLETED.' })
   @JOB_ID
   @ApiBody({ type: CompleteJobDto })
-  @ApiResponse({ status: 200, description: 'The job is COMPLETED.', type: OutcomeResponse })
+  @ApiResponse({ status: 200, description: 'The job is COMPLETED.', type: JobOutcomeDto })
   @ApiErrors({ 400: true, 404: true, 409: CONFLICT, 413: true, 503: true })
   complete(@Param('id', JobIdPipe) id: string, @Body() body: unknown): Promise<ExternalOutcome> {
     const { leaseToken, result } = readCompleteJobBody(body);
@@ -90,7 +81,7 @@ export class ExternalWorkersController {
       'that time without using an attempt; `permanent` ends the job DEAD at once.',
   })
   @JOB_ID
-  @ApiResponse({ status: 200, description: 'The job is RETRYING or DEAD.', type: OutcomeResponse })
+  @ApiResponse({ status: 200, description: 'The job is RETRYING or DEAD.', type: JobOutcomeDto })
   @ApiErrors({ 400: true, 404: true, 409: CONFLICT, 413: true, 503: true })
   fail(@Param('id', JobIdPipe) id: string, @Body(conveyorValidationPipe()) body: FailJobDto): Promise<ExternalOutcome> {
     const retryAt = body.retryAt === undefined ? undefined : new Date(body.retryAt);
@@ -111,7 +102,7 @@ export class ExternalWorkersController {
 }
 
 /** What a worker gets of a claimed job: enough to run it and hold its lease, not its history. */
-function toClaimedJob(job: Job): ClaimedJobResponse {
+function toClaimedJob(job: Job): ClaimedJobDto {
   return {
     id: job.id,
     queue: job.queue,

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { ConveyorHealthIndicator } from '../observation/health/conveyor-health.indicator';
-import { HealthReportDto } from './openapi';
+import { HealthReportDto } from './dto';
 import { Public } from './public.decorator';
 import { ConveyorRoutes } from './conveyor-routes.decorator';
 

@@ -7,6 +7,13 @@ export * from './conveyor-http.constants';
 export * from './conveyor-http.module';
 export * from './conveyor-http.module-definition';
 export { DASHBOARD_PATH } from './dashboard/dashboard.controller';
+// The answer shapes and the submission body, as before in ./openapi; the other request DTOs stay internal.
+export * from './dto/bulk-retry-result.dto';
+export * from './dto/error-body.dto';
+export * from './dto/health-report.dto';
+export * from './dto/job.dto';
+export * from './dto/queue.dto';
+export * from './dto/submit-job.dto';
 export * from './error-body';
 export * from './openapi';
 export * from './public.decorator';

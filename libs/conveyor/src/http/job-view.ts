@@ -6,11 +6,12 @@ import { Job } from '../job/job';
  * ExternalWorkersController) and to no one who merely reads jobs: a key that may read jobs could otherwise
  * report the outcome of another worker's attempt.
  */
-export type JobView<P = unknown, R = unknown> = Omit<Job<P, R>, 'leaseToken' | 'idempotencyHash'>;
+export type JobView<P = unknown, R = unknown> = Omit<Job<P, R>, 'leaseToken'>;
 
 /**
  * The answer shape of a job. The fields are named one by one rather than copied with a rest spread, so a
- * field added to the entity later stays out of the answers until it is added here (and to JobDto).
+ * field added to the job later stays out of the answers until it is added here (and to JobDto; test/types
+ * fails until both agree, and until the client's `Job` does).
  */
 export function toJobView<P, R>(job: Job<P, R>): JobView<P, R> {
   return {

@@ -18,9 +18,8 @@ import { JobStatus } from '../job/job-status';
 import { JobsService } from '../submission/jobs.service';
 import { JobIdPipe } from './job-id.pipe';
 import { JobView, toJobView } from './job-view';
-import { ListJobsQuery } from './list-jobs.query';
-import { ApiAccess, ApiErrors, BulkRetryResultDto, JobBatchDto, JobDto, JobPageDto, SubmitJobBodyDto } from './openapi';
-import { MAX_BULK_RETRY, RetryJobsBody } from './retry-jobs.body';
+import { BulkRetryResultDto, JobBatchDto, JobDto, JobPageDto, ListJobsQueryDto, MAX_BULK_RETRY, RetryJobsDto, SubmitJobDto } from './dto';
+import { ApiAccess, ApiErrors } from './openapi';
 import { conveyorValidationPipe } from './validation.pipe';
 import { ConveyorRoutes } from './conveyor-routes.decorator';
 
@@ -33,7 +32,7 @@ const JOB_ID = ApiParam({ name: 'id', format: 'uuid', description: 'The job id.'
  * job in an answer goes through toJobView, which leaves out the lease token of a RUNNING job.
  */
 @ApiTags('jobs')
-@ApiExtraModels(SubmitJobBodyDto)
+@ApiExtraModels(SubmitJobDto)
 @ConveyorRoutes()
 @Controller('jobs')
 export class JobsController {
@@ -50,7 +49,7 @@ export class JobsController {
   @Post()
   @ApiAccess('producer')
   @ApiOperation({ summary: 'Submit a job', description: 'The payload is validated against the handler of its type before anything is stored.' })
-  @ApiBody({ type: SubmitJobBodyDto })
+  @ApiBody({ type: SubmitJobDto })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as the `idempotencyKey` field (they must agree if both are sent).' })
   @ApiCreatedResponse({ type: JobDto, description: 'The job was created.' })
   @ApiOkResponse({ type: JobDto, description: 'The idempotency key was already used with the same request: the earlier job.' })
@@ -70,7 +69,7 @@ export class JobsController {
   @Post('batch')
   @ApiAccess('producer')
   @ApiOperation({ summary: 'Submit many jobs at once', description: 'All or nothing, with one multi-row statement.' })
-  @ApiBody({ schema: { type: 'object', required: ['jobs'], properties: { jobs: { type: 'array', items: { $ref: getSchemaPath(SubmitJobBodyDto) } } } } })
+  @ApiBody({ schema: { type: 'object', required: ['jobs'], properties: { jobs: { type: 'array', items: { $ref: getSchemaPath(SubmitJobDto) } } } } })
   @ApiCreatedResponse({ type: JobBatchDto, description: 'Every job, in request order (earlier jobs for repeated idempotency keys).' })
   @ApiErrors({ 400: 'Invalid batch: `details` names `jobs[i].field`.', 409: 'An idempotency key was used for a different request.', 413: true, 503: true })
   async submitBatch(@Body() body: unknown): Promise<{ jobs: JobView[] }> {
@@ -93,10 +92,10 @@ export class JobsController {
     summary: 'Retry every DEAD (or CANCELLED) job matching a filter',
     description: `Puts up to \`limit\` (at most ${MAX_BULK_RETRY}) matching jobs, oldest first, back to PENDING with a fresh attempt budget, in one statement. \`{}\` retries DEAD jobs of every queue. Jobs whose unique key a waiting or running job holds are left as they are.`,
   })
-  @ApiBody({ type: RetryJobsBody })
+  @ApiBody({ type: RetryJobsDto })
   @ApiOkResponse({ type: BulkRetryResultDto })
   @ApiErrors({ 400: true, 409: 'A job with the unique key of one of them was submitted meanwhile; nothing changed, try again.', 413: true, 503: true })
-  retryMany(@Body(conveyorValidationPipe()) body: RetryJobsBody): Promise<BulkRetryResult> {
+  retryMany(@Body(conveyorValidationPipe()) body: RetryJobsDto): Promise<BulkRetryResult> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new JobValidationError('Invalid retry filter', [{ field: 'body', problems: ['must be a JSON object, {} for every DEAD job'] }]);
     }
@@ -108,7 +107,7 @@ export class JobsController {
   @ApiOperation({ summary: 'List jobs', description: 'Newest first, keyset-paginated: pass `nextCursor` as `cursor` for the next page.' })
   @ApiOkResponse({ type: JobPageDto })
   @ApiErrors({ 400: 'A bad filter or cursor.', 503: true })
-  async list(@Query(conveyorValidationPipe()) query: ListJobsQuery): Promise<{ items: JobView[]; nextCursor: string | null }> {
+  async list(@Query(conveyorValidationPipe()) query: ListJobsQueryDto): Promise<{ items: JobView[]; nextCursor: string | null }> {
     const page = await this.jobs.list({ ...query, limit: query.limit ?? DEFAULT_PAGE });
     return { items: page.items.map(toJobView), nextCursor: page.nextCursor };
   }

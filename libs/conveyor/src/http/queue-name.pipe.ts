@@ -1,7 +1,7 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { JobValidationError } from '../errors/job-request.errors';
 
-/** What a submission accepts as a queue name (SubmitJobDto), so every queue a job can be in can be named. */
+/** What a submission accepts as a queue name (SubmitJobEnvelope), so every queue a job can be in can be named. */
 const QUEUE_NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
 
 /** A malformed queue name in a path is a 400 naming `queue`, never a database error. */

@@ -2,8 +2,8 @@ import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { QueueSummary, QueuesService } from '../submission/queues.service';
 import { ThroughputReport } from '../submission/queue-throughput.interface';
-import { ApiAccess, ApiErrors, QueueListDto, QueuePausedDto, ThroughputReportDto } from './openapi';
-import { ThroughputQuery } from './throughput.query';
+import { QueueListDto, QueuePausedDto, ThroughputQueryDto, ThroughputReportDto } from './dto';
+import { ApiAccess, ApiErrors } from './openapi';
 import { conveyorValidationPipe } from './validation.pipe';
 import { ConveyorRoutes } from './conveyor-routes.decorator';
 
@@ -34,7 +34,7 @@ export class QueuesController {
   @ApiOperation({ summary: 'Jobs finished per queue and minute', description: 'COMPLETED and DEAD jobs per minute over the last `minutes` minutes, every minute present.' })
   @ApiOkResponse({ type: ThroughputReportDto })
   @ApiErrors({ 400: 'A bad `minutes`.', 503: true })
-  throughput(@Query(conveyorValidationPipe()) query: ThroughputQuery): Promise<ThroughputReport> {
+  throughput(@Query(conveyorValidationPipe()) query: ThroughputQueryDto): Promise<ThroughputReport> {
     return this.queues.throughput(query.minutes ?? DEFAULT_THROUGHPUT_MINUTES);
   }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { validateSync } from 'class-validator';
 import { isPlainlyValidEnvelope } from './envelope-fast-path';
-import { SubmitJobDto } from './submit-job.dto';
+import { SubmitJobEnvelope } from './submit-job-envelope';
 
 /** Values near and across every bound the DTO checks, plus odd types. */
 const anyValue = fc.oneof(
@@ -31,11 +31,11 @@ const envelope = fc.record(
 );
 
 describe('isPlainlyValidEnvelope', () => {
-  it('says valid only where SubmitJobDto finds no problem', () => {
+  it('says valid only where SubmitJobEnvelope finds no problem', () => {
     fc.assert(
       fc.property(envelope, (raw) => {
         if (!isPlainlyValidEnvelope(raw)) return;
-        const dto = Object.assign(new SubmitJobDto(), raw);
+        const dto = Object.assign(new SubmitJobEnvelope(), raw);
         expect(validateSync(dto)).toEqual([]);
       }),
       { numRuns: 20_000 },

@@ -12,7 +12,7 @@ import { canonicalJson } from './canonical-json';
 import { isPlainlyValidEnvelope } from './envelope-fast-path';
 import { newJobId } from '../job/job-id';
 import { findUnstorableJson } from '../job/json-safety';
-import { SubmitJobDto } from './submit-job.dto';
+import { SubmitJobEnvelope } from './submit-job-envelope';
 
 const ENVELOPE_KEYS = ['type', 'payload', 'queue', 'priority', 'runAt', 'delayMs', 'maxAttempts', 'idempotencyKey', 'uniqueKey'];
 const ENVELOPE_KEY_SET = new Set(ENVELOPE_KEYS);
@@ -21,7 +21,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * The single check of a submission, for REST and in-code callers alike: the envelope (class-validator on
- * SubmitJobDto), the type (a registered handler or a declared external type), the payload (storable as
+ * SubmitJobEnvelope), the type (a registered handler or a declared external type), the payload (storable as
  * jsonb, and valid against the handler's payload class). Every problem names its field.
  */
 @Injectable()
@@ -37,7 +37,7 @@ export class JobRequestValidator {
     if (problems.length > 0) {
       throw new JobValidationError(`Invalid job submission: ${problems.map((p) => p.field).join(', ')}`, problems);
     }
-    const req = input as SubmitJobDto;
+    const req = input as SubmitJobEnvelope;
     const handler = this.registry.get(req.type);
     const queue = req.queue ?? handler?.queue ?? 'default';
     const priority = req.priority ?? 0;
@@ -74,7 +74,7 @@ export class JobRequestValidator {
     for (const k of unknown) problems.push({ field: `${path}${k}`, problems: ['is not a known field'] });
 
     // Copy only known own fields: never hand attacker-chosen keys to class-transformer.
-    const dto = new SubmitJobDto();
+    const dto = new SubmitJobEnvelope();
     for (const k of ENVELOPE_KEYS) if (Object.prototype.hasOwnProperty.call(raw, k)) (dto as unknown as Record<string, unknown>)[k] = raw[k];
     if (!isPlainlyValidEnvelope(dto as unknown as Record<string, unknown>)) {
       problems.push(...flatten(validateSync(dto), path));
@@ -141,7 +141,7 @@ function isPlainDateTime(text: string): boolean {
 }
 
 /** Envelope strings go to PostgreSQL too, so they must be storable text: no NUL, no lone surrogate. */
-function unstorableStrings(dto: SubmitJobDto, path: string): FieldProblem[] {
+function unstorableStrings(dto: SubmitJobEnvelope, path: string): FieldProblem[] {
   return ENVELOPE_STRINGS.flatMap((k) => {
     const bad = typeof dto[k] === 'string' ? findUnstorableJson(dto[k], `${path}${k}`) : null;
     return bad ? [{ field: bad.field, problems: [bad.problem] }] : [];
@@ -170,7 +170,7 @@ function findKey(value: unknown, keys: Set<string>, path: string): string | null
 }
 
 /** Fingerprint of everything that defines a submission, so a repeat with another body is a 409. */
-export function requestHash(req: SubmitJobDto): string {
+export function requestHash(req: SubmitJobEnvelope): string {
   // canonicalJson drops undefined fields, so a request without uniqueKey hashes as it did before the field existed.
   const { type, payload, queue, priority, runAt, delayMs, maxAttempts, uniqueKey } = req;
   return createHash('sha256')

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conveyorDefaults } from '../config/conveyor-defaults';
-import { Job, JobEntity } from '../job/job';
+import { Job } from '../job/job';
+import { PlainJob } from '../job/plain-job';
 import { JobStatus } from '../job/job-status';
 
 /**
@@ -9,7 +10,7 @@ import { JobStatus } from '../job/job-status';
  */
 export function buildTestJob<P>(payload: P, fields: Partial<Job<P>> = {}): Job<P> {
   const now = new Date();
-  const job = new JobEntity<P>();
+  const job = new PlainJob<P>();
   Object.assign(job, {
     id: randomUUID(),
     seq: '1',

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import { ErrorBodyDto } from './error-body.dto';
+import { ErrorBodyDto } from '../dto/error-body.dto';
 
 /** Error statuses the API answers with its `ErrorBody`. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;

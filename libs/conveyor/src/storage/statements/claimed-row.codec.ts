@@ -1,4 +1,5 @@
-import { Job, JobEntity } from '../../job/job';
+import { Job } from '../../job/job';
+import { PlainJob } from '../../job/plain-job';
 import { JobStatus } from '../../job/job-status';
 import { parseTimestamptz } from '../connections/engine-type-parsers';
 import { ClaimStamp } from './claim-set';
@@ -62,10 +63,10 @@ const C = CLAIMED_COLUMN;
 /**
  * Reads a row returned by a claim (`CLAIMED_JOB_COLUMNS`, as an array): the job is RUNNING under the stamp's
  * worker and token, and the claim set `updated_at` to the same `now()` as `started_at` and `locked_until` to
- * the stamp's lease after it. Built with `new JobEntity()`, as `mapJobRow` explains.
+ * the stamp's lease after it. Built with `new PlainJob()`, as `mapJobRow` explains.
  */
 export function mapClaimedJobRow<P = unknown>(row: ClaimedJobRow, stamp: ClaimStamp): Job<P> {
-  const job = new JobEntity<P>();
+  const job = new PlainJob<P>();
   const counters = (row[C.counters] as string).split(',');
   const startedAt = parseTimestamptz(counters[COUNTER.started_at]);
   job.id = row[C.id] as string;

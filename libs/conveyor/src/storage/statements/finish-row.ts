@@ -1,3 +1,4 @@
+import { JobErrorEntry } from '../../job/job-error-entry.interface';
 import { JobStatus } from '../../job/job-status';
 
 /** How one attempt ended, ready to be written back. */
@@ -9,7 +10,7 @@ export interface FinishRow {
   result?: unknown;
   error?: string | null;
   /** Appended to the error history when set. */
-  entry?: Record<string, unknown> | null;
+  entry?: JobErrorEntry | null;
   /** New run_at = now() + delay (database clock); null keeps run_at. */
   delay_ms?: number | null;
   /** 1 when the attempt must not count (snooze, hand-back at shutdown). */

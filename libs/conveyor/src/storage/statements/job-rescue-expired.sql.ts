@@ -1,3 +1,4 @@
+import { JobErrorKind } from '../../job/job-error-kind';
 import { LeaderTerm, leaderFence } from './leadership.sql';
 import { SqlTables, Statement } from './statement';
 
@@ -22,7 +23,7 @@ UPDATE ${t.jobs} j SET
   run_at = now(),
   last_error = $2 || coalesce(j.locked_by, 'an unknown worker') || '.',
   errors = j.errors || jsonb_build_array(jsonb_build_object(
-    'attempt', j.attempts, 'at', now(), 'kind', 'lease-expired', 'worker', j.locked_by,
+    'attempt', j.attempts, 'at', now(), 'kind', $5::text, 'worker', j.locked_by,
     'error', $2 || coalesce(j.locked_by, 'an unknown worker') || '.')),
   locked_by = NULL,
   locked_until = NULL,
@@ -32,6 +33,6 @@ UPDATE ${t.jobs} j SET
   version = j.version + 1
 FROM expired WHERE j.id = expired.id
 RETURNING j.id, j.status, j.queue, j.type, j.attempts, expired.locked_by AS lost_by`,
-    values: [limit, messagePrefix, lease.holder, lease.term],
+    values: [limit, messagePrefix, lease.holder, lease.term, JobErrorKind.LEASE_EXPIRED],
   };
 }

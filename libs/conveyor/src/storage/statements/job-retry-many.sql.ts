@@ -3,7 +3,7 @@ import { SqlTables, Statement } from './statement';
 
 /** Which jobs a bulk retry takes: DEAD (or CANCELLED) ones, optionally narrowed like the job list. */
 export interface JobRetryManyFilter {
-  status: JobStatus.DEAD | JobStatus.CANCELLED;
+  status: typeof JobStatus.DEAD | typeof JobStatus.CANCELLED;
   queue?: string;
   type?: string;
   /** Substring of the idempotency key, LIKE-escaped by the caller. */

@@ -1,4 +1,4 @@
-import { JobEntity } from '../../job/job';
+import { PlainJob } from '../../job/plain-job';
 import { JobStatus } from '../../job/job-status';
 import { CLAIMED_COLUMN, CLAIMED_COUNTERS, mapClaimedJobRow } from './claimed-row.codec';
 import { mapJobRow } from './job-row.mapper';
@@ -73,8 +73,8 @@ describe('mapJobRow', () => {
   });
 
   // Constructed, not an object literal: see the mapper's comment (V8 places literals from a busy site in the old generation).
-  it('builds a JobEntity', () => {
-    expect(mapJobRow(row)).toBeInstanceOf(JobEntity);
+  it('builds a PlainJob', () => {
+    expect(mapJobRow(row)).toBeInstanceOf(PlainJob);
   });
 
   it('fills in what a claim set: running under the worker, the lease from started_at', () => {

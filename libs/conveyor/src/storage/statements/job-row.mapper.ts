@@ -1,4 +1,5 @@
-import { Job, JobEntity } from '../../job/job';
+import { Job } from '../../job/job';
+import { PlainJob } from '../../job/plain-job';
 import { JobStatus } from '../../job/job-status';
 
 /** Raw row as returned by the engine's SQL (snake_case columns). */
@@ -7,12 +8,12 @@ export type JobRow = Record<string, unknown>;
 /**
  * Maps a raw `conveyor_jobs` row to the camelCase {@link Job} shape.
  *
- * Built with `new JobEntity()`, never an object literal, so that a job dies in V8's young generation: V8 moves
+ * Built with `new PlainJob()`, never an object literal, so that a job dies in V8's young generation: V8 moves
  * object literals from a busy allocation site straight to the old generation once many outlive a young GC, and
  * claimed jobs waiting in the buffer do (docs/performance.md, "Design notes from measurements").
  */
 export function mapJobRow<P = unknown, R = unknown>(row: JobRow): Job<P, R> {
-  const job = new JobEntity<P, R>();
+  const job = new PlainJob<P, R>();
   job.id = row.id as string;
   job.seq = String(row.seq);
   job.queue = row.queue as string;

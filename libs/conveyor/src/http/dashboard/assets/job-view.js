@@ -5,13 +5,19 @@ import { api } from './api.js';
 import { badge, h, json, preciseTime, relative, timestamp } from './dom.js';
 import { jobActions } from './jobs-view.js';
 
+// One label per JobErrorKind (libs/conveyor/src/job/job-error-kind.ts); an unknown kind shows as itself.
 const KIND_LABELS = {
   failed: 'failed',
   timeout: 'timed out',
-  'lease-expired': 'lost its lease',
-  snoozed: 'asked to run later',
   permanent: 'failed permanently',
+  'retry-later': 'asked to run later',
+  'snooze-cap': 'asked to run later too often',
+  cancelled: 'cancelled the job',
+  'handed-back': 'was handed back at shutdown',
+  'lease-expired': 'lost its lease',
 };
+/** Kinds that did not use up an attempt: shown as a warning, not a failure. */
+const NOT_FAILURES = new Set(['retry-later', 'handed-back']);
 
 /** The lifecycle as dated events, oldest first. */
 function timeline(job) {
@@ -20,7 +26,7 @@ function timeline(job) {
     events.push({ at: job.runAt, tone: 'neutral', title: 'Due', text: job.status === 'SCHEDULED' ? `scheduled, runs ${relative(job.runAt)}` : 'scheduled time' });
   }
   for (const e of job.errors) {
-    const tone = e.kind === 'snoozed' ? 'warn' : 'bad';
+    const tone = NOT_FAILURES.has(e.kind) ? 'warn' : 'bad';
     events.push({ at: e.at, tone, title: `Attempt ${e.attempt} ${KIND_LABELS[e.kind] ?? e.kind}`, text: e.error, worker: e.worker });
   }
   if (job.startedAt) {

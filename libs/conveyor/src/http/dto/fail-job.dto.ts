@@ -10,7 +10,10 @@ export class FailJobDto {
   @IsUUID()
   leaseToken: string;
 
-  @ApiProperty({ description: 'What went wrong (the error message); longer messages are cut at 4,000 characters.', example: 'upstream answered 502' })
+  @ApiProperty({
+    description: 'What went wrong (the error message); longer messages are cut at 4,000 characters.',
+    example: 'upstream answered 502',
+  })
   @IsString()
   @Length(1, 100_000)
   error: string;

@@ -1,21 +1,12 @@
-import {
-  IsDefined,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  Min,
-} from 'class-validator';
+import { IsDefined, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 
 /**
- * The envelope of a submission, checked with class-validator. The payload is checked separately,
- * against the handler's own payload class. Its OpenAPI description is SubmitJobBodyDto in the http entry
- * point, so that the engine does not need @nestjs/swagger.
+ * The rules of a submission's envelope, for class-validator: the engine's own, because JobRequestValidator
+ * applies them to in-code `enqueue` calls as much as to `POST /jobs`. The payload is checked separately,
+ * against the handler's own payload class. The HTTP DTO (SubmitJobDto in http/dto, which documents the body
+ * for OpenAPI) implements this class, so that the engine does not need @nestjs/swagger.
  */
-export class SubmitJobDto {
+export class SubmitJobEnvelope {
   @IsString()
   @Length(1, 200)
   type: string;

@@ -7,7 +7,12 @@ const NUL_MESSAGE = '$property must not contain NUL characters';
 
 /** Body of `POST /queues/:queue/claim`. */
 export class ClaimJobsDto {
-  @ApiProperty({ description: 'Names the worker in locked_by and in the error history.', example: 'thumbnailer-1', minLength: 1, maxLength: 200 })
+  @ApiProperty({
+    description: 'Names the worker in locked_by and in the error history.',
+    example: 'thumbnailer-1',
+    minLength: 1,
+    maxLength: 200,
+  })
   @IsString()
   @Length(1, 200)
   @NotContains(NUL, { message: NUL_MESSAGE })

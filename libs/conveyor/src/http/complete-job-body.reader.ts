@@ -1,7 +1,7 @@
 import { validateSync } from 'class-validator';
 import { FieldProblem, JobValidationError } from '../errors/job-request.errors';
 import { findUnstorableJson } from '../job/json-safety';
-import { CompleteJobDto } from './complete-job.dto';
+import { CompleteJobDto } from './dto/complete-job.dto';
 
 const FIELDS = ['leaseToken', 'result'];
 

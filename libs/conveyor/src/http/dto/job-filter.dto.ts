@@ -9,7 +9,7 @@ const NUL_MESSAGE = '$property must not contain NUL characters';
  * The job filters `GET /jobs` and `POST /jobs/retry` share (queue and type exactly, text in the
  * idempotency key), validated the same way in both.
  */
-export abstract class JobFilterFields {
+export abstract class JobFilterDto {
   @ApiPropertyOptional({ description: 'Queue name, exactly.', example: 'emails' })
   @IsOptional()
   @IsString()

@@ -1,16 +1,19 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { SubmitJobDto } from '../../submission/submit-job.dto';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SubmitJobEnvelope } from '../../submission/submit-job-envelope';
 
 /**
- * The OpenAPI description of a submission's envelope (SubmitJobDto, which validates it). `Required<>` makes
- * the compiler name a field added to SubmitJobDto and missing here. The schema keeps the name SubmitJobDto.
+ * Body of `POST /jobs` (and each item of `POST /jobs/batch`), for the OpenAPI document. The rules live in the
+ * engine's SubmitJobEnvelope, which JobRequestValidator applies to REST and in-code submissions alike;
+ * `Required<>` makes the compiler name a field added there and missing here (test/types checks the converse).
  */
-@ApiSchema({ name: 'SubmitJobDto' })
-export class SubmitJobBodyDto implements Required<SubmitJobDto> {
+export class SubmitJobDto implements Required<SubmitJobEnvelope> {
   @ApiProperty({ description: 'A registered handler type (or a declared external type).', example: 'SEND_EMAIL', maxLength: 200 })
   type: string;
 
-  @ApiProperty({ description: "Any JSON, checked against the handler's payload class.", example: { to: 'ada@example.com', subject: 'Welcome' } })
+  @ApiProperty({
+    description: "Any JSON, checked against the handler's payload class.",
+    example: { to: 'ada@example.com', subject: 'Welcome' },
+  })
   payload: unknown;
 
   @ApiPropertyOptional({ description: "Defaults to the handler's queue, else `default`.", pattern: '^[A-Za-z0-9_.:-]+$', maxLength: 200 })
@@ -25,7 +28,7 @@ export class SubmitJobBodyDto implements Required<SubmitJobDto> {
   @ApiPropertyOptional({ description: 'Run no earlier than this many milliseconds from now.', minimum: 0, maximum: 366 * 86_400_000 })
   delayMs: number;
 
-  @ApiPropertyOptional({ description: 'Attempts before DEAD; defaults to the handler\'s, else MAX_ATTEMPTS.', minimum: 1, maximum: 1000 })
+  @ApiPropertyOptional({ description: "Attempts before DEAD; defaults to the handler's, else MAX_ATTEMPTS.", minimum: 1, maximum: 1000 })
   maxAttempts: number;
 
   @ApiPropertyOptional({ description: 'The same key with the same request answers the earlier job (200).', maxLength: 255 })

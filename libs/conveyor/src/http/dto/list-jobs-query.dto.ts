@@ -1,12 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEnum, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { JobStatus } from '../job/job-status';
-import { JobFilterFields } from './job-filter.fields';
+import { JOB_STATUSES, JobStatus } from '../../job/job-status';
+import { JobFilterDto } from './job-filter.dto';
 import { QueryInt } from './query-int.decorator';
 
 /** Query of `GET /jobs`. */
-export class ListJobsQuery extends JobFilterFields {
-  @ApiPropertyOptional({ enum: JobStatus, enumName: 'JobStatus' })
+export class ListJobsQueryDto extends JobFilterDto {
+  @ApiPropertyOptional({ enum: JOB_STATUSES, enumName: 'JobStatus' })
   @IsOptional()
   @IsEnum(JobStatus)
   status?: JobStatus;

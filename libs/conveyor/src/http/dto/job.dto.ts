@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { JobStatus } from '../../job/job-status';
-import { JobView } from '../job-view';
+import { JOB_ERROR_KINDS, JobErrorKind } from '../../job/job-error-kind';
+import { JOB_STATUSES, JobStatus } from '../../job/job-status';
 
-/** One failed (or snoozed) attempt in a job's error history. */
+/** One attempt in a job's error history that did not complete (JobErrorEntry, for the OpenAPI document). */
 export class JobErrorEntryDto {
   @ApiProperty({ example: 2 })
   attempt: number;
@@ -19,15 +19,19 @@ export class JobErrorEntryDto {
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Worker that ran the attempt.', example: 'web-1:4121:k2x9' })
   worker?: string | null;
 
-  @ApiProperty({ enum: ['failed', 'timeout', 'lease-expired', 'snoozed', 'permanent'], description: 'How the attempt ended.' })
-  kind: string;
+  @ApiProperty({ enum: JOB_ERROR_KINDS, enumName: 'JobErrorKind', description: 'How the attempt ended.' })
+  kind: JobErrorKind;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'When a retry-later asked to run again.' })
+  retryAt?: string;
 }
 
 /**
- * A job as the API returns it (documentation of the `JobView` shape). It has no lease token: only the
- * claim's answer (ClaimedJobResponse) carries one, for the worker that made the claim.
+ * A job as the API returns it: the `JobView` shape, for the OpenAPI document (test/types/job-shape.test-d.ts
+ * checks they are the same type). It has no lease token: only the claim's answer (ClaimedJobDto) carries one,
+ * for the worker that made the claim.
  */
-export class JobDto implements JobView {
+export class JobDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
 
@@ -43,7 +47,7 @@ export class JobDto implements JobView {
   @ApiProperty({ description: 'The submitted payload, as stored (any JSON).', example: { to: 'ada@example.com', subject: 'Welcome' } })
   payload: unknown;
 
-  @ApiProperty({ enum: JobStatus, enumName: 'JobStatus' })
+  @ApiProperty({ enum: JOB_STATUSES, enumName: 'JobStatus' })
   status: JobStatus;
 
   @ApiProperty({ description: 'Lower runs first.', example: 0 })
@@ -67,7 +71,7 @@ export class JobDto implements JobView {
   @ApiProperty({ nullable: true, description: 'What the handler returned (any JSON).' })
   result: unknown;
 
-  @ApiProperty({ type: [JobErrorEntryDto], description: 'One entry per failed or snoozed attempt, oldest first.' })
+  @ApiProperty({ type: [JobErrorEntryDto], description: 'One entry per attempt that did not complete, oldest first.' })
   errors: JobErrorEntryDto[];
 
   @ApiProperty({ type: String, nullable: true })

@@ -3,8 +3,13 @@ import { IsOptional, Max, Min } from 'class-validator';
 import { QueryInt } from './query-int.decorator';
 
 /** Query of `GET /queues/throughput`. */
-export class ThroughputQuery {
-  @ApiPropertyOptional({ description: 'Length of the window in minutes, the current one included.', minimum: 1, maximum: 1440, default: 15 })
+export class ThroughputQueryDto {
+  @ApiPropertyOptional({
+    description: 'Length of the window in minutes, the current one included.',
+    minimum: 1,
+    maximum: 1440,
+    default: 15,
+  })
   @IsOptional()
   @QueryInt()
   @Min(1)

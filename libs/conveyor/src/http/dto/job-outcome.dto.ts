@@ -1,0 +1,15 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { JobStatus } from '../../job/job-status';
+
+/** Answer of `POST /jobs/:id/complete` and `/fail`: what the report did to its job. */
+export class JobOutcomeDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: [JobStatus.COMPLETED, JobStatus.RETRYING, JobStatus.DEAD] }) status: JobStatus;
+  @ApiProperty({ type: Number, nullable: true, description: 'When RETRYING: ms until the job is due again.' }) retryInMs: number | null;
+}
+
+/** Answer of `POST /jobs/:id/heartbeat`. */
+export class JobLeaseDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'date-time' }) lockedUntil: Date;
+}

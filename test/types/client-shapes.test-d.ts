@@ -1,0 +1,31 @@
+/**
+ * The client's copy of the API's shapes (@conveyor/client keeps its own, so it does not depend on
+ * @conveyor/core at runtime) is the server's, as JSON. A field added, removed or retyped on one side only
+ * fails `npm run typecheck` here.
+ */
+import type * as Client from '@conveyor/client';
+import type { JobErrorEntry, JobErrorKind, JobRequest, JobStatus } from '@conveyor/core';
+import type { ExternalLease, ExternalOutcome } from '@conveyor/core/consumer/external-workers/external-outcome.interface';
+import type { ClaimedJobDto } from '@conveyor/core/http/dto';
+import type { JobView } from '@conveyor/core/http/job-view';
+import type { Equal, Expect, Wire } from './type-equality';
+
+// `import type` of the const objects: only their types are compared, nothing is loaded.
+type ClientStatuses = typeof Client.JobStatus;
+type CoreStatuses = typeof import('@conveyor/core').JobStatus;
+type ClientKinds = typeof Client.JobErrorKind;
+type CoreKinds = typeof import('@conveyor/core').JobErrorKind;
+
+export type ClientShapeChecks = [
+  Expect<Equal<ClientStatuses, CoreStatuses>>,
+  Expect<Equal<Client.JobStatus, JobStatus>>,
+  Expect<Equal<ClientKinds, CoreKinds>>,
+  Expect<Equal<Client.JobErrorKind, JobErrorKind>>,
+  Expect<Equal<Client.JobErrorEntry, JobErrorEntry>>,
+  Expect<Equal<Client.Job, Wire<JobView>>>,
+  Expect<Equal<Client.ClaimedJob, Wire<ClaimedJobDto>>>,
+  Expect<Equal<Client.OutcomeReport, Wire<ExternalOutcome>>>,
+  Expect<Equal<Client.LeaseReport, Wire<ExternalLease>>>,
+  // The payload is typed by the caller on the client; every other field is the server's.
+  Expect<Equal<Omit<Client.JobRequest, 'payload'>, Omit<JobRequest, 'payload'>>>,
+];
