@@ -7,7 +7,7 @@ import type * as Client from '@conveyor/client';
 import type { JobErrorEntry, JobErrorKind, JobRequest, JobStatus } from '@conveyor/core';
 import type { ExternalLease, ExternalOutcome } from '@conveyor/core/consumer/external-workers/external-outcome.interface';
 import type { ClaimedJobDto } from '@conveyor/core/http/dto';
-import type { JobView } from '@conveyor/core/http/job-view';
+import type { JobView } from '@conveyor/core/http/controllers/job-view';
 import type { Equal, Expect, Wire } from './type-equality';
 
 // `import type` of the const objects: only their types are compared, nothing is loaded.

@@ -6,7 +6,7 @@
 import type { Job, JobErrorEntry, JobRequest } from '@conveyor/core';
 import type { ClaimedJobDto, JobErrorEntryDto, JobLeaseDto, JobOutcomeDto, SubmitJobDto } from '@conveyor/core/http/dto';
 import type { JobDto } from '@conveyor/core/http/dto/job.dto';
-import type { JobView } from '@conveyor/core/http/job-view';
+import type { JobView } from '@conveyor/core/http/controllers/job-view';
 import type { ExternalLease, ExternalOutcome } from '@conveyor/core/consumer/external-workers/external-outcome.interface';
 import type { SubmitJobEnvelope } from '@conveyor/core/submission/submit-job-envelope';
 import type { Equal, Expect } from './type-equality';

@@ -1,8 +1,8 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
-import { CONVEYOR_HTTP_MOUNT_PATH } from './conveyor-http.constants';
-import { ConveyorHttpOptions } from './conveyor-http-options.interface';
-import { normalizeMountPath } from './mount-path';
+import { CONVEYOR_HTTP_MOUNT_PATH } from './options/conveyor-http.constants';
+import { ConveyorHttpOptions } from './options/conveyor-http-options.interface';
+import { normalizeMountPath } from './platform/mount-path';
 
 /** Options that shape the module itself, so they must be known before any factory runs. */
 export interface ConveyorHttpModuleExtras {

@@ -1,20 +1,20 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { ApiKeyAuthenticator } from './api-key.authenticator';
-import { ApiKeyGuard } from './api-key.guard';
-import { CONVEYOR_HTTP_SETTINGS } from './conveyor-http.constants';
+import { ApiKeyAuthenticator } from './access/api-key.authenticator';
+import { ApiKeyGuard } from './access/api-key.guard';
+import { CONVEYOR_HTTP_MOUNT_PATH, CONVEYOR_HTTP_SETTINGS } from './options/conveyor-http.constants';
 import { CONVEYOR_HTTP_MODULE_INPUT, ConveyorHttpConfigurableModule } from './conveyor-http.module-definition';
-import { ConveyorHttpOptions, ConveyorHttpSettings } from './conveyor-http-options.interface';
-import { DashboardController } from './dashboard/dashboard.controller';
-import { ExternalWorkersController } from './external-workers.controller';
-import { HealthController } from './health.controller';
-import { JobsController } from './jobs.controller';
-import { MetricsController } from './metrics.controller';
-import { ApiDocsController } from './openapi/api-docs.controller';
+import { ConveyorHttpOptions, ConveyorHttpSettings } from './options/conveyor-http-options.interface';
+import { DashboardController } from './controllers/dashboard.controller';
+import { ExternalWorkersController } from './controllers/external-workers.controller';
+import { HealthController } from './controllers/health.controller';
+import { JobsController } from './controllers/jobs.controller';
+import { MetricsController } from './controllers/metrics.controller';
+import { ApiDocsController } from './controllers/api-docs.controller';
 import { ApiDocsService } from './openapi/api-docs.service';
-import { QueuesController } from './queues.controller';
-import { RateLimitGuard } from './rate-limit.guard';
-import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
+import { QueuesController } from './controllers/queues.controller';
+import { RateLimitGuard } from './access/rate-limit.guard';
+import { validateConveyorHttpOptions } from './options/validate-conveyor-http-options';
 
 /**
  * Conveyor's REST API: jobs, queues, external workers, health, metrics and the dashboard. Import next to
@@ -28,6 +28,8 @@ import { validateConveyorHttpOptions } from './validate-conveyor-http-options';
   imports: [TerminusModule],
   controllers: [JobsController, QueuesController, HealthController, MetricsController, ExternalWorkersController, DashboardController, ApiDocsController],
   providers: [
+    // No mount path unless forRoot({ path }) gives one (its provider, added after this one, takes its place).
+    { provide: CONVEYOR_HTTP_MOUNT_PATH, useValue: '' },
     {
       provide: CONVEYOR_HTTP_SETTINGS,
       inject: [{ token: CONVEYOR_HTTP_MODULE_INPUT, optional: true }],

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
-import { API_ROLES, ApiRole } from '../api-role';
-import { RequiresRole } from '../requires-role.decorator';
+import { API_ROLES, ApiRole } from '../options/api-role';
+import { RequiresRole } from '../access/requires-role.decorator';
 import { ApiErrors } from './api-errors.decorator';
 
 /**

@@ -1,0 +1,33 @@
+import { BadRequestException, ValidationPipe } from '@nestjs/common';
+import { ValidationError } from 'class-validator';
+import { FieldProblem } from '../../errors/job-request.errors';
+import { errorBody } from '../errors/error-body';
+
+function flatten(errors: ValidationError[], prefix = ''): FieldProblem[] {
+  return errors.flatMap((e) => [
+    ...(e.constraints ? [{ field: `${prefix}${e.property}`, problems: Object.values(e.constraints) }] : []),
+    ...flatten(e.children ?? [], `${prefix}${e.property}.`),
+  ]);
+}
+
+/**
+ * Validation of query strings and request bodies: unknown fields refused, every problem named in a 400's `details`.
+ *
+ * One style for every body: its rules are class-validator decorators on a DTO in ./dto (the same classes
+ * describe it to OpenAPI), applied by this pipe. Two bodies carry caller JSON that must be stored exactly as sent,
+ * which class-transformer's copy would not do, so they apply their DTO's rules with class-validator on a copy
+ * of the known fields instead: a submission (the engine's JobRequestValidator, with SubmitJobEnvelope's rules,
+ * because in-code `enqueue` needs the same check and the same field names) and a completion
+ * (readCompleteJobBody, with CompleteJobDto's).
+ */
+export function conveyorValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    exceptionFactory: (errors) => {
+      const details = flatten(errors);
+      return new BadRequestException(errorBody(400, `Invalid request: ${details.map((d) => d.field).join(', ')}`, details));
+    },
+  });
+}
