@@ -275,6 +275,24 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
       'On SIGTERM, how long the instance reports not ready while still serving and working, so that load balancers and Kubernetes endpoints stop sending it traffic before it stops claiming and closes its port (0 = no drain)',
   },
   {
+    env: 'LIVENESS_EVENT_LOOP_DELAY_MS',
+    kind: 'int',
+    target: 'livenessEventLoopDelayMs',
+    scope: 'engine',
+    default: '5000',
+    description:
+      '/health/live answers 503 for one to two windows (a window is twice this, at least 1 s) after the event loop was blocked this long at once, so a process stuck on synchronous work is restarted (0 = never)',
+  },
+  {
+    env: 'LIVENESS_CLAIM_STALL_MS',
+    kind: 'int',
+    target: 'livenessClaimStallMs',
+    scope: 'engine',
+    default: '120000',
+    description:
+      '/health/live answers 503 while a claim has been in flight this long: a wedged worker loop (a database outage ends each claim in an error instead, and never fails liveness) (0 = never)',
+  },
+  {
     env: 'COMPLETION_BATCH_SIZE',
     kind: 'int',
     target: 'completionBatchSize',
