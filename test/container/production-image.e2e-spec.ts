@@ -86,7 +86,10 @@ if (unavailable) console.warn(`container test skipped: ${unavailable}`);
   });
 
   /** The image's CMD (or another command) as the unprivileged user, in the image's folder, with only `env`. */
-  function startAsUser(command: string[], env: Record<string, string>): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  function startAsUser(
+    command: string[],
+    env: Record<string, string>,
+  ): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
     const [program, ...args] = command;
     const proc = spawn(program, args, {
       cwd: dir,
@@ -103,9 +106,10 @@ if (unavailable) console.warn(`container test skipped: ${unavailable}`);
     return { proc, output: () => output, exited };
   }
 
-  it('runs as a non-root user with a stop grace period longer than the jobs\' shutdown grace', () => {
+  it("runs as a non-root user with a stop grace period longer than the drain and the jobs' shutdown grace", () => {
     expect(image.user).not.toBe('root');
-    expect(Number(compose.environment.SHUTDOWN_GRACE_MS)).toBeLessThan(compose.stopGracePeriodMs);
+    const drainMs = Number(compose.environment.SHUTDOWN_DRAIN_MS ?? 5_000);
+    expect(drainMs + Number(compose.environment.SHUTDOWN_GRACE_MS)).toBeLessThan(compose.stopGracePeriodMs);
     expect(compose.environment.API_KEYS).toMatch(/(^|,)producer:/);
   });
 
@@ -124,7 +128,7 @@ if (unavailable) console.warn(`container test skipped: ${unavailable}`);
     expect(service.output()).toContain('DATABASE_URL is not set and the embedded PostgreSQL is not installed');
   });
 
-  it('works the tour\'s jobs as the unprivileged user, answers its HEALTHCHECK and drains on SIGTERM', async () => {
+  it("works the tour's jobs as the unprivileged user, answers its HEALTHCHECK and drains on SIGTERM", async () => {
     const port = String(await findFreePort());
     const env: Record<string, string> = {
       ...compose.environment,
@@ -174,17 +178,21 @@ if (unavailable) console.warn(`container test skipped: ${unavailable}`);
       waitFor(
         async () => {
           const views = await Promise.all(
-            ids.map(async (id) => (await (await fetch(`${baseUrl}/jobs/${id}`, { headers: { authorization: `Bearer ${producerKey}` } })).json()) as JobView),
+            ids.map(
+              async (id) =>
+                (await (await fetch(`${baseUrl}/jobs/${id}`, { headers: { authorization: `Bearer ${producerKey}` } })).json()) as JobView,
+            ),
           );
           const failed = views.find((view) => view.status === 'DEAD' || view.lastError);
           if (failed) throw new Error(`${failed.type} failed: ${JSON.stringify(failed.lastError)}`);
           return views.every((view) => view.status === 'COMPLETED') && views;
         },
-        { timeoutMs: 30_000, intervalMs: 100, message: 'the tour\'s jobs to complete' },
+        { timeoutMs: 30_000, intervalMs: 100, message: "the tour's jobs to complete" },
       ),
     );
 
-    const writtenBy = (folder: string) => readdirSync(join(dir, '.conveyor', folder)).map((name) => statSync(join(dir, '.conveyor', folder, name)).uid);
+    const writtenBy = (folder: string) =>
+      readdirSync(join(dir, '.conveyor', folder)).map((name) => statSync(join(dir, '.conveyor', folder, name)).uid);
     expect(writtenBy('outbox')).toEqual([UNPRIVILEGED.uid]);
     const pdf = jobs.find((job) => job.type === 'GENERATE_PDF')!;
     expect(pdf.result?.path).toBe(join(dir, '.conveyor', 'pdfs', `${pdf.id}.pdf`));

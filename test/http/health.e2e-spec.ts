@@ -23,9 +23,17 @@ describe('health endpoints', () => {
       await t?.close();
     });
 
-    it('live is 200 in terminus format', async () => {
+    it('live is 200 in terminus format: the event loop turns and no claim has hung', async () => {
       const res = await t.api().get('/health/live').expect(200);
-      expect(res.body).toEqual({ status: 'ok', info: {}, error: {}, details: {} });
+      expect(res.body).toEqual({
+        status: 'ok',
+        info: {
+          eventLoop: { status: 'up', maxDelayMs: expect.any(Number) },
+          claimLoop: { status: 'up', claimInFlightMs: expect.any(Number) },
+        },
+        error: {},
+        details: res.body.info,
+      });
     });
 
     it('ready is 200 with the database, migrations, worker and queue counts and pool usage', async () => {

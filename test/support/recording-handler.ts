@@ -10,6 +10,8 @@ export interface RecordPayload {
   failTimes?: number;
   /** Always fail. */
   alwaysFail?: boolean;
+  /** Block the event loop this long, synchronously (a handler stuck on CPU work). */
+  busyWaitMs?: number;
   /** Never settle (a hung handler). */
   hang?: boolean;
   ignoreSignal?: boolean;
@@ -55,11 +57,19 @@ export class RecordingHandler extends JobHandlerHost<RecordPayload> {
     const p = job.payload ?? {};
     if (p.snoozeMs !== undefined && job.snoozes < (p.snoozeTimes ?? 1)) throw new RetryLaterError(p.snoozeMs, 'busy');
     if (p.hang) return new Promise(() => undefined);
+    if (p.busyWaitMs) busyWait(p.busyWaitMs);
     if (p.sleepMs) await sleep(p.sleepMs, p.ignoreSignal ? undefined : ctx.signal);
     if (p.permanent) throw new PermanentJobError('this will never work');
     if (p.cancel) throw new CancelJobError('no longer wanted');
     if (p.alwaysFail || (p.failTimes !== undefined && ctx.attempt <= p.failTimes)) throw new Error(`attempt ${ctx.attempt} failed`);
     return p.result ?? { ok: true, attempt: ctx.attempt };
+  }
+}
+
+function busyWait(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // spin: nothing else runs in this process meanwhile
   }
 }
 

@@ -39,7 +39,8 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
   const [file, ...args] = [...(options.prefix ?? []), ...command];
   const spawnOptions: SpawnOptions = {
     cwd: ROOT,
-    env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'warn', ...options.env, PORT: port },
+    // No drain delay unless a test asks for one: stop() should not wait for load balancers that are not there.
+    env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', ...options.env, PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
   };
   const proc = spawn(file, args, spawnOptions);

@@ -16,6 +16,8 @@ export interface SpawnedWorker {
   output(): string;
   /** Resolves when the process has printed a line containing `text` on stdout. */
   printed(text: string): Promise<void>;
+  /** The HTTP port it serves on (with `http: true`), once ready. */
+  port(): number | undefined;
 }
 
 /** Starts test/support/worker-process.ts as its own OS process. */
@@ -26,6 +28,8 @@ export function spawnWorker(opts: {
   poolSize?: number;
   /** application_name of its connections (the listener and leader add `:listener` / `:leader`). */
   appName?: string;
+  /** Also serve the REST API and health endpoints; `ready` then carries the port (SpawnedWorker.port). */
+  http?: boolean;
 }): SpawnedWorker {
   const proc = spawn(process.execPath, ['-r', join(ROOT, 'test/support/register-ts.js'), join(ROOT, 'test/support/worker-process.ts')], {
     cwd: ROOT,
@@ -36,6 +40,7 @@ export function spawnWorker(opts: {
       WORKER_ENGINE: JSON.stringify(opts.engine),
       WORKER_POOL_SIZE: String(opts.poolSize ?? 6),
       WORKER_APP_NAME: opts.appName ?? 'conveyor-test-worker',
+      WORKER_HTTP: opts.http ? '1' : '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -44,10 +49,11 @@ export function spawnWorker(opts: {
   const waiters: { text: string; resolve: () => void }[] = [];
   proc.stdout!.on('data', (d: Buffer) => {
     out += d.toString();
-    for (const w of [...waiters]) if (out.includes(w.text)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
-    }
+    for (const w of [...waiters])
+      if (out.includes(w.text)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
   });
   const printed = (text: string) =>
     out.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve }));
@@ -58,5 +64,9 @@ export function spawnWorker(opts: {
     void exited.then((code) => reject(new Error(`worker exited (${code}) before it was ready:\n${err}`)));
   });
   ready.catch(() => undefined);
-  return { proc, ready, exited, stderr: () => err, output: () => out + err, printed };
+  const port = () => {
+    const line = out.split('\n').find((l) => l.includes('"event":"ready"'));
+    return line ? (JSON.parse(line) as { port?: number }).port : undefined;
+  };
+  return { proc, ready, exited, stderr: () => err, output: () => out + err, printed, port };
 }

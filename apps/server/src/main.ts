@@ -26,14 +26,16 @@ async function bootstrap(config: AppConfig, appLogger: LoggerService): Promise<v
   const database = await resolveDatabaseUrl(logger);
   // The logger is built here rather than injected, so nothing needs buffering until the app exists:
   // Nest gets the same instance that already serves the lines logged above.
-  const app = await NestFactory.create(
-    AppModule.forRoot({ ...config, app: { ...config.app, databaseUrl: database.url } }),
-    { bodyParser: false, logger: appLogger },
-  );
+  const app = await NestFactory.create(AppModule.forRoot({ ...config, app: { ...config.app, databaseUrl: database.url } }), {
+    bodyParser: false,
+    logger: appLogger,
+  });
   configureHttp(app, { bodyLimitBytes: config.app.bodyLimitBytes });
-  installShutdownSignals(app, () => database.close());
+  installShutdownSignals(app, () => database.close(), { drainMs: config.app.shutdownDrainMs });
   await app.listen(config.app.port);
-  logger.log(`Conveyor listening on http://localhost:${config.app.port} (dashboard: /dashboard, API docs: /docs, health: /health/ready, metrics: /metrics)`);
+  logger.log(
+    `Conveyor listening on http://localhost:${config.app.port} (dashboard: /dashboard, API docs: /docs, health: /health/ready, metrics: /metrics)`,
+  );
 }
 
 const config = readConfig();

@@ -1,24 +1,53 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { WorkerOrchestrator } from '@conveyor/core';
 
+/** How the termination sequence runs. */
+export interface ShutdownSignalOptions {
+  /**
+   * After the first signal, how long the instance reports not ready while it still serves requests and works
+   * jobs, before the engine stops (0 = stop at once). Long enough for load balancers and Kubernetes endpoints to
+   * stop routing to it: they learn of the termination (or of the failed readiness probe) a little later than
+   * the process does, and requests keep arriving meanwhile.
+   */
+  drainMs?: number;
+}
+
 /**
- * SIGTERM/SIGINT handling. The first signal closes the app gracefully: readiness goes down, claiming
- * stops, running jobs get the grace period, unfinished ones are handed back, then the process exits 0.
- * A second signal skips the rest of the grace period — jobs are still handed back, never left RUNNING.
+ * SIGTERM/SIGINT handling: the termination sequence.
+ * 1. The first signal turns readiness down at once; the port stays open and the worker keeps claiming for
+ *    `drainMs`, so traffic drains to other instances before anything refuses it.
+ * 2. Then the app closes gracefully: claiming stops, running jobs get the grace period, unfinished ones are
+ *    handed back, outcomes are written, and only then does the HTTP listener close and the process exit 0.
+ * A second signal cuts the drain short and skips the rest of the grace period — jobs are still handed back,
+ * never left RUNNING.
  */
-export function installShutdownSignals(app: INestApplication, afterClose: () => Promise<void>): void {
+export function installShutdownSignals(app: INestApplication, afterClose: () => Promise<void>, options: ShutdownSignalOptions = {}): void {
   const logger = new Logger('Conveyor:Shutdown');
+  const drainMs = options.drainMs ?? 0;
   let closing = false;
+  let endDrain: () => void = () => undefined;
   const onSignal = (signal: NodeJS.Signals) => {
+    const orchestrator = app.get(WorkerOrchestrator);
     if (closing) {
       logger.warn(`${signal} again: handing back running jobs now`);
-      app.get(WorkerOrchestrator).hurry();
+      endDrain();
+      orchestrator.hurry();
       return;
     }
     closing = true;
-    logger.log(`${signal} received: draining`);
-    app
-      .close()
+    orchestrator.beginDraining();
+    logger.log(
+      drainMs > 0 ? `${signal} received: not ready; still serving for ${drainMs} ms, then draining` : `${signal} received: draining`,
+    );
+    const drained = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, drainMs);
+      endDrain = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    drained
+      .then(() => app.close())
       .then(afterClose)
       .then(() => process.exit(0))
       .catch((err: unknown) => {

@@ -52,11 +52,23 @@ export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplica
     this.maintenance.start();
     if (this.options.listen) {
       if (this.listener.canListen) await this.listener.start();
-      else this.logger.log(`No LISTEN behind a ${this.options.pooler}-mode pooler without listenUrl: polling every ${this.options.pollIntervalMs} ms`);
+      else
+        this.logger.log(
+          `No LISTEN behind a ${this.options.pooler}-mode pooler without listenUrl: polling every ${this.options.pollIntervalMs} ms`,
+        );
     }
     this.logger.log(
       `Worker ${this.options.workerId} started: strategy ${this.options.claimStrategy}, concurrency ${this.options.concurrency}`,
     );
+  }
+
+  /**
+   * The first step of a termination: report not ready from now on, so that load balancers and orchestrators stop
+   * sending traffic, while everything keeps working — requests are served and jobs claimed — until the app is
+   * closed (`beforeApplicationShutdown`).
+   */
+  beginDraining(): void {
+    this.health.engineStopping();
   }
 
   /** Skip the rest of the grace period (a second SIGTERM): hand back running jobs now. */

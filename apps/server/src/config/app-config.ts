@@ -25,6 +25,8 @@ export interface AppSettings {
   outboxDir: string;
   webhookTimeoutMs: number;
   pdfDir: string;
+  /** On SIGTERM, how long to report not ready while still serving before the engine stops (0 = none). */
+  shutdownDrainMs: number;
 }
 
 export interface AppConfig {
@@ -47,6 +49,7 @@ const APP_DEFAULTS: AppSettings = {
   outboxDir: './.conveyor/outbox',
   webhookTimeoutMs: 10_000,
   pdfDir: './.conveyor/pdfs',
+  shutdownDrainMs: 5_000,
 };
 
 /** Thrown for a bad environment variable; names it. */
@@ -71,7 +74,10 @@ function parse(setting: EnvSetting, raw: string): unknown {
       if (/^(false|0|no|off)$/i.test(raw)) return false;
       return fail(`expected true or false, got "${raw}"`);
     case 'list':
-      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'map':
       return Object.fromEntries(
         raw
@@ -99,7 +105,10 @@ function parse(setting: EnvSetting, raw: string): unknown {
 
 /** `role:key,role:key`. Problems name the entry by position: echoing it would print a key. */
 function parseApiKeys(raw: string, fail: (problem: string) => never): ApiKeyOption[] {
-  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return entries.map((entry, i) => {
     const colon = entry.indexOf(':');
     const role = entry.slice(0, colon).trim();
@@ -141,12 +150,16 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (settings.poolSize < 1 || settings.poolSize > 500) throw new EnvConfigError('DB_POOL_SIZE', 'must be between 1 and 500');
   if (settings.bodyLimitBytes < 1024) throw new EnvConfigError('BODY_LIMIT_BYTES', 'must be at least 1024');
   if (settings.rateLimitWindowMs < 1) throw new EnvConfigError('RATE_LIMIT_WINDOW_MS', 'must be at least 1');
+  if (settings.shutdownDrainMs < 0 || settings.shutdownDrainMs > 3_600_000)
+    throw new EnvConfigError('SHUTDOWN_DRAIN_MS', 'must be between 0 and 3600000');
   if (settings.rateLimitMax < 0) throw new EnvConfigError('RATE_LIMIT_MAX', 'must be 0 (no limit) or more');
   // JSON lines call Nest's `log` level `info`, so that name is accepted for it too.
   if ((settings.logLevel as string) === 'info') settings.logLevel = 'log';
-  if (!isLogLevel(settings.logLevel)) throw new EnvConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${settings.logLevel}"`);
+  if (!isLogLevel(settings.logLevel))
+    throw new EnvConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${settings.logLevel}"`);
   if (!env.LOG_FORMAT) settings.logFormat = env.NODE_ENV === 'production' ? 'json' : 'pretty';
-  if (!isLogFormat(settings.logFormat)) throw new EnvConfigError('LOG_FORMAT', `expected ${LOG_FORMATS.join(' or ')}, got "${settings.logFormat}"`);
+  if (!isLogFormat(settings.logFormat))
+    throw new EnvConfigError('LOG_FORMAT', `expected ${LOG_FORMATS.join(' or ')}, got "${settings.logFormat}"`);
   return { app: settings, engine: engine as ConveyorOptionsInput };
 }
 
@@ -154,6 +167,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 export function envNameFor(err: unknown): unknown {
   if (!(err instanceof ConveyorConfigError)) return err;
   // Fields of list settings are indexed: `schedules[0].cron` belongs to CRON_SCHEDULES.
-  const setting = ENV_SETTINGS.find((s) => s.target === err.field || err.field.startsWith(`${s.target}.`) || err.field.startsWith(`${s.target}[`));
+  const setting = ENV_SETTINGS.find(
+    (s) => s.target === err.field || err.field.startsWith(`${s.target}.`) || err.field.startsWith(`${s.target}[`),
+  );
   return setting ? new EnvConfigError(setting.env, err.message) : err;
 }

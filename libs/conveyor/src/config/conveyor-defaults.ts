@@ -19,6 +19,8 @@ export function conveyorDefaults(): ConveyorOptions {
     heartbeatIntervalMs: 10_000,
     maintenanceIntervalMs: 10_000,
     shutdownGraceMs: 10_000,
+    livenessEventLoopDelayMs: 5_000,
+    livenessClaimStallMs: 120_000,
     completionBatchSize: 100,
     completionFlushMs: 2,
     defaultMaxAttempts: 5,

@@ -43,6 +43,16 @@ export interface ConveyorOptions {
   maintenanceIntervalMs: number;
   /** On shutdown, how long running handlers may finish before their jobs are handed back. */
   shutdownGraceMs: number;
+  /**
+   * Liveness fails for a while after the event loop was blocked this long at once (0 = never): the process is
+   * stuck on synchronous work, and a restart is the cure. Measured over a window of twice this (at least 1 s).
+   */
+  livenessEventLoopDelayMs: number;
+  /**
+   * Liveness fails while a claim round has been in flight this long (0 = never). Every statement has its own
+   * deadline, so only a wedged worker loop gets there — not a database outage, which ends each claim in an error.
+   */
+  livenessClaimStallMs: number;
   /** Most outcomes written by one completion statement. */
   completionBatchSize: number;
   /** Longest an outcome waits in memory before it is written. */

@@ -54,6 +54,8 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   }
   integer('maintenanceIntervalMs', o.maintenanceIntervalMs, 50, 3_600_000);
   integer('shutdownGraceMs', o.shutdownGraceMs, 0, 3_600_000);
+  integer('livenessEventLoopDelayMs', o.livenessEventLoopDelayMs, 0, 3_600_000);
+  integer('livenessClaimStallMs', o.livenessClaimStallMs, 0, 86_400_000);
   integer('completionBatchSize', o.completionBatchSize, 1, 10_000);
   integer('completionFlushMs', o.completionFlushMs, 0, 10_000);
   integer('defaultMaxAttempts', o.defaultMaxAttempts, 1, 1000);
@@ -79,7 +81,8 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
 
 /** Each engine-option schedule on its own, then the names across them (they key the schedules' progress). */
 function validateSchedules(schedules: unknown): void {
-  if (!Array.isArray(schedules)) throw new ConveyorConfigError('schedules', 'must be a list of { name, type, cron, timezone?, payload?, catchUp? }');
+  if (!Array.isArray(schedules))
+    throw new ConveyorConfigError('schedules', 'must be a list of { name, type, cron, timezone?, payload?, catchUp? }');
   const names = new Set<string>();
   schedules.forEach((s: unknown, i) => {
     validateCronSchedule(s, `schedules[${i}]`, true);

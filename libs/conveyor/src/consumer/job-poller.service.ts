@@ -32,6 +32,8 @@ export class JobPoller implements ClaimWaker {
   private lastPoll: Date | null = null;
   private lastErrorMessage: string | null = null;
   private fallbackTimer: NodeJS.Timeout | null = null;
+  /** performance.now() when the claim round in flight began; null between rounds. */
+  private roundStartedAt: number | null = null;
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -55,6 +57,11 @@ export class JobPoller implements ClaimWaker {
 
   get isRunning(): boolean {
     return this.running;
+  }
+
+  /** How long the claim round in flight has been going (liveness: the worker loop advances); 0 between rounds. */
+  get roundInFlightMs(): number {
+    return this.roundStartedAt === null ? 0 : performance.now() - this.roundStartedAt;
   }
 
   /** Starts claiming; resolves when the first round of claims has ended (jobs taken, none due, or a failure). */
@@ -127,6 +134,7 @@ export class JobPoller implements ClaimWaker {
    */
   private async fetchLoop(): Promise<void> {
     this.fetching = true;
+    this.roundStartedAt = performance.now();
     try {
       let again: boolean;
       do {
@@ -163,6 +171,7 @@ export class JobPoller implements ClaimWaker {
       else this.logger.error(`Claim failed: ${(err as Error).stack ?? String(err)}`);
     } finally {
       this.fetching = false;
+      this.roundStartedAt = null;
     }
   }
 }

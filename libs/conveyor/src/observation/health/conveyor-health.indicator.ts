@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import { HealthCheckResult, HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { CONVEYOR_OPTIONS } from '../../config/conveyor.constants';
 import { ConveyorOptions } from '../../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
@@ -8,6 +8,7 @@ import { JobPoller } from '../../consumer/job-poller.service';
 import { jobCountActive } from '../../storage/statements/job-count-active.sql';
 import { run } from '../../storage/statements/statement';
 import { WorkerPool } from '../../consumer/worker-pool.service';
+import { EventLoopMonitor } from './event-loop-monitor.service';
 
 /** Resolves `work`, or rejects after `ms`: a health probe must never hang. */
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -19,7 +20,13 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Conveyor's readiness checks, in terminus style: each returns up/down with data and never throws.
+ * Conveyor's health checks, in terminus style: each returns up/down with data and never throws.
+ *
+ * Liveness asks only what a restart would cure, and never the database (an outage must not restart every pod):
+ * - `eventLoop`: the event loop has not been blocked for `livenessEventLoopDelayMs` at once lately;
+ * - `claimLoop`: no claim round has been in flight for `livenessClaimStallMs`.
+ *
+ * Readiness:
  * - `database`: a round trip within the timeout;
  * - `migrations`: the schema has every migration this build knows;
  * - `worker`: not shutting down, and the poller has claimed (or tried) recently;
@@ -35,12 +42,40 @@ export class ConveyorHealthIndicator {
     private readonly migrator: MigratorService,
     private readonly poller: JobPoller,
     private readonly pool: WorkerPool,
+    private readonly eventLoopMonitor: EventLoopMonitor,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
   ) {}
 
   /** The engine has begun to stop: `worker` reports down from now on, so traffic goes elsewhere. */
   engineStopping(): void {
     this.stopping = true;
+  }
+
+  /** The liveness report: both liveness checks in terminus's format, `status: 'error'` when one is down. */
+  liveness(): HealthCheckResult {
+    const results: HealthIndicatorResult = { ...this.eventLoop(), ...this.claimLoop() };
+    const up = Object.fromEntries(Object.entries(results).filter(([, r]) => r.status === 'up'));
+    const down = Object.fromEntries(Object.entries(results).filter(([, r]) => r.status !== 'up'));
+    const ok = Object.keys(down).length === 0;
+    return { status: ok ? 'ok' : 'error', info: up, error: down, details: results };
+  }
+
+  /** Liveness: the event loop turned without a long block over the last window or two (EventLoopMonitor). */
+  eventLoop(key = 'eventLoop'): HealthIndicatorResult {
+    const check = this.health.check(key);
+    const limitMs = this.options.livenessEventLoopDelayMs;
+    const maxDelayMs = Math.round(this.eventLoopMonitor.recentMaxDelayMs);
+    if (limitMs === 0 || maxDelayMs < limitMs) return check.up({ maxDelayMs });
+    return check.down({ message: `the event loop was blocked for ${maxDelayMs} ms (limit ${limitMs} ms)`, maxDelayMs });
+  }
+
+  /** Liveness: the worker loop advances — no claim round has hung (each statement has a deadline, so none should). */
+  claimLoop(key = 'claimLoop'): HealthIndicatorResult {
+    const check = this.health.check(key);
+    const limitMs = this.options.livenessClaimStallMs;
+    const inFlightMs = Math.round(this.poller.roundInFlightMs);
+    if (limitMs === 0 || inFlightMs < limitMs) return check.up({ claimInFlightMs: inFlightMs });
+    return check.down({ message: `a claim has been in flight for ${inFlightMs} ms (limit ${limitMs} ms)`, claimInFlightMs: inFlightMs });
   }
 
   async database(key = 'database', timeoutMs = 1000): Promise<HealthIndicatorResult> {
@@ -50,7 +85,9 @@ export class ConveyorHealthIndicator {
       // The deadline abandons a connection that does not answer (a network dropping packets) instead of leaving
       // it checked out of the pool.
       const { rows } = await withTimeout(
-        this.db.pool.query<{ readOnly: boolean }>(`SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`, [], { deadlineMs: timeoutMs }),
+        this.db.pool.query<{ readOnly: boolean }>(`SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`, [], {
+          deadlineMs: timeoutMs,
+        }),
         timeoutMs,
       );
       // A server that answers but cannot take writes (the address reaches a standby during a failover) cannot take
@@ -66,7 +103,9 @@ export class ConveyorHealthIndicator {
     const check = this.health.check(key);
     try {
       const ok = await withTimeout(this.migrator.isUpToDate(), timeoutMs);
-      return ok ? check.up({ latest: this.migrator.latest }) : check.down({ message: 'migrations not applied', latest: this.migrator.latest });
+      return ok
+        ? check.up({ latest: this.migrator.latest })
+        : check.down({ message: 'migrations not applied', latest: this.migrator.latest });
     } catch (err) {
       return check.down({ message: (err as Error).message });
     }

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { ConsumerModule } from '../../consumer/consumer.module';
 import { ConveyorHealthIndicator } from './conveyor-health.indicator';
+import { EventLoopMonitor } from './event-loop-monitor.service';
 
 /** Health indicators for orchestrators (the HTTP endpoints live in ConveyorHttpModule). */
 @Module({
   imports: [TerminusModule, ConsumerModule],
-  providers: [ConveyorHealthIndicator],
+  providers: [ConveyorHealthIndicator, EventLoopMonitor],
   exports: [ConveyorHealthIndicator, TerminusModule],
 })
 export class HealthModule {}

@@ -3,10 +3,11 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CONVEYOR_OPTIONS } from '../../config/conveyor.constants';
 import { ConveyorOptions } from '../../config/conveyor-options.interface';
 import { ConveyorEvents, JobOutcome } from '../events/conveyor-events.service';
-import { JobStatus } from '../../job/job-status';
 import { WorkerPool } from '../../consumer/worker-pool.service';
 import { CONVEYOR_METRICS_REGISTRY, METRIC_PREFIX as P } from './metrics.constants';
-import { QueueDepthReader } from './queue-depth.reader';
+import { LeaderElection } from '../../maintenance/leader-election.service';
+import { registerQueueGauges } from './queue-gauges';
+import { QueueGaugesReader } from './queue-gauges.reader';
 import { SeriesCounter } from './series-counter';
 import { SeriesHistogram } from './series-histogram';
 
@@ -19,16 +20,14 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /** Jobs per claim; 0 is an empty poll. */
 const BATCH_BUCKETS = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
-/** The states the depth gauge reports (see `jobCountByQueue`): 0 when a known queue has none. */
-const DEPTH_STATUSES = [JobStatus.SCHEDULED, JobStatus.PENDING, JobStatus.RETRYING, JobStatus.RUNNING, JobStatus.DEAD];
-
 /**
  * The engine's Prometheus metrics. Everything about jobs is counted from the engine's event bus, in
- * process, so the hot path never waits on a metrics query; only the depth gauge asks the database,
- * once per scrape at most (QueueDepthReader), and the pool gauges read the pool when scraped.
+ * process, so the hot path never waits on a metrics query; only the database-wide queue gauges ask the
+ * database, on the maintenance leader only and once per scrape at most (registerQueueGauges), and the pool
+ * gauges read the pool when scraped.
  *
- * Counters are per process: `failed` counts attempts that failed and will be retried, `dead` jobs
- * that gave up. `completed`, `failed`, `snoozed`, `dead`, `cancelled` (by a handler) and `handed_back`
+ * Counters and pool gauges are per process, so `sum()` over instances adds them up: `failed` counts
+ * attempts that failed and will be retried, `dead` jobs that gave up. `completed`, `failed`, `snoozed`, `dead`, `cancelled` (by a handler) and `handed_back`
  * count the outcomes this worker wrote; `cancelled` also counts cancellations through this instance's
  * API. Lease rescues are counted by whichever instance leads maintenance.
  */
@@ -42,8 +41,6 @@ export class ConveyorMetrics implements OnModuleDestroy {
   private readonly claimRequested: Histogram;
   private readonly rescues: Counter;
   private readonly staleWrites: Counter;
-  /** Queues the depth gauge has reported: they keep a 0 series once drained instead of vanishing. */
-  private readonly knownQueues = new Set<string>();
   private readonly unsubscribe: Array<() => void>;
 
   constructor(
@@ -51,16 +48,18 @@ export class ConveyorMetrics implements OnModuleDestroy {
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
     events: ConveyorEvents,
     pool: WorkerPool,
-    depth: QueueDepthReader,
+    queueGauges: QueueGaugesReader,
+    leader: LeaderElection,
   ) {
     const registers = [registry];
-    const jobCounter = (name: string, help: string) => new SeriesCounter<JobLabel>({ name: P + name, help, labelNames: ['queue', 'type'], registers });
+    const jobCounter = (name: string, help: string) =>
+      new SeriesCounter<JobLabel>({ name: P + name, help, labelNames: ['queue', 'type'], registers });
     this.submitted = jobCounter('jobs_submitted_total', 'Jobs submitted through this instance.');
     this.outcomes = {
       completed: jobCounter('jobs_completed_total', 'Jobs completed by this worker.'),
       failed: jobCounter('jobs_failed_total', 'Attempts that failed and will be retried.'),
       dead: jobCounter('jobs_dead_total', 'Jobs that gave up: attempts exhausted, a permanent error, or too many snoozes.'),
-      cancelled: jobCounter('jobs_cancelled_total', 'Jobs cancelled by their handler or through this instance\'s API.'),
+      cancelled: jobCounter('jobs_cancelled_total', "Jobs cancelled by their handler or through this instance's API."),
       snoozed: jobCounter('jobs_snoozed_total', 'Attempts whose handler asked to run later (not counted as attempts).'),
       handed_back: jobCounter('jobs_handed_back_total', 'Claimed jobs handed back to the queue at shutdown.'),
     };
@@ -78,10 +77,28 @@ export class ConveyorMetrics implements OnModuleDestroy {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.claimReturned = new Histogram({ name: `${P}claim_batch_size`, help: 'Jobs returned per claim statement.', buckets: BATCH_BUCKETS, registers });
-    this.claimRequested = new Histogram({ name: `${P}claim_batch_requested`, help: 'Jobs asked for per claim statement (free room in the pool).', buckets: BATCH_BUCKETS, registers });
-    this.rescues = new Counter({ name: `${P}lease_rescues_total`, help: 'Jobs whose lease expired, returned to the queue by the sweeper on this instance.', registers });
-    this.staleWrites = new Counter({ name: `${P}stale_writes_total`, help: 'Outcomes and heartbeats refused because the claim had been lost.', registers });
+    this.claimReturned = new Histogram({
+      name: `${P}claim_batch_size`,
+      help: 'Jobs returned per claim statement.',
+      buckets: BATCH_BUCKETS,
+      registers,
+    });
+    this.claimRequested = new Histogram({
+      name: `${P}claim_batch_requested`,
+      help: 'Jobs asked for per claim statement (free room in the pool).',
+      buckets: BATCH_BUCKETS,
+      registers,
+    });
+    this.rescues = new Counter({
+      name: `${P}lease_rescues_total`,
+      help: 'Jobs whose lease expired, returned to the queue by the sweeper on this instance.',
+      registers,
+    });
+    this.staleWrites = new Counter({
+      name: `${P}stale_writes_total`,
+      help: 'Outcomes and heartbeats refused because the claim had been lost.',
+      registers,
+    });
 
     const poolGauge = (name: string, help: string, read: () => number) =>
       new Gauge({ name: P + name, help, registers, collect: collectWith(read) });
@@ -91,21 +108,7 @@ export class ConveyorMetrics implements OnModuleDestroy {
     poolGauge('pool_buffered_jobs', 'Claimed jobs waiting for a free slot.', () => pool.stats().buffered);
     poolGauge('pool_finishing_jobs', 'Finished jobs whose outcome is not written yet.', () => pool.stats().finishing);
 
-    const known = this.knownQueues;
-    new Gauge({
-      name: `${P}queue_depth`,
-      help: 'Jobs per queue and status, read from the database when scraped (COMPLETED and CANCELLED are not counted).',
-      labelNames: ['queue', 'status'],
-      registers,
-      async collect() {
-        const depths = await depth.read();
-        this.reset();
-        if (depths === null) return; // no series rather than stale ones
-        for (const d of depths) known.add(d.queue);
-        for (const queue of known) for (const status of DEPTH_STATUSES) this.set({ queue, status }, 0);
-        for (const d of depths) this.set({ queue: d.queue, status: d.status }, d.count);
-      },
-    });
+    registerQueueGauges(registry, queueGauges, leader);
 
     // Every per-job count and observation goes to a series that counts in plain fields (SeriesCounter,
     // SeriesHistogram): nothing is hashed or allocated per job.
@@ -135,7 +138,7 @@ export class ConveyorMetrics implements OnModuleDestroy {
     return this.registry.contentType;
   }
 
-  /** Every metric in the Prometheus text format (reads the depth gauge from the database first). */
+  /** Every metric in the Prometheus text format (on the leader, reads the queue gauges from the database first). */
   text(): Promise<string> {
     return this.registry.metrics();
   }

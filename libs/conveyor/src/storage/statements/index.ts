@@ -21,6 +21,7 @@ export * from './job-get-by-unique-keys.sql';
 export * from './job-insert-many.sql';
 export * from './new-job-row';
 export * from './job-list.sql';
+export * from './job-oldest-ready-by-queue.sql';
 export * from './job-rescue-expired.sql';
 export * from './job-retry.sql';
 export * from './job-retry-many.sql';
