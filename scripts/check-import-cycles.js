@@ -78,19 +78,21 @@ function check(root) {
     }
   }
   const show = (paths) => paths.map((p) => relative(repo, p) || '.').join(' <-> ');
-  return [
-    ...cycles(files).map((c) => `file cycle: ${show(c)}`),
-    ...cycles(folders).map((c) => `folder cycle: ${show(c)}`),
-  ];
+  return [...cycles(files).map((c) => `file cycle: ${show(c)}`), ...cycles(folders).map((c) => `folder cycle: ${show(c)}`)];
 }
 
-const roots = process.argv.slice(2).length > 0
-  ? process.argv.slice(2).map((r) => resolve(r))
-  : readdirSync(join(repo, 'libs')).map((lib) => join(repo, 'libs', lib, 'src')).filter((p) => existsSync(p));
+const roots =
+  process.argv.slice(2).length > 0
+    ? process.argv.slice(2).map((r) => resolve(r))
+    : readdirSync(join(repo, 'libs'))
+        .map((lib) => join(repo, 'libs', lib, 'src'))
+        .filter((p) => existsSync(p));
 const problems = roots.flatMap(check);
 for (const p of problems) console.error(p);
 if (problems.length > 0) {
-  console.error(`\n${problems.length} import cycle(s). Break each by moving the shared piece down, or by an interface the lower side owns.`);
+  console.error(
+    `\n${problems.length} import cycle(s). Break each by moving the shared piece down, or by an interface the lower side owns.`,
+  );
   process.exit(1);
 }
 console.log(`No import cycles in ${roots.map((r) => relative(repo, r)).join(', ')}.`);

@@ -47,7 +47,12 @@ export class FloorQueue implements BenchQueue {
   async enqueueMany(count: number, chunk: number): Promise<void> {
     for (let sent = 0; sent < count; sent += chunk) {
       const size = Math.min(chunk, count - sent);
-      await this.pool.query(floorInsertMany(this.tables, Array.from({ length: size }, (_, i) => ({ n: sent + i }))));
+      await this.pool.query(
+        floorInsertMany(
+          this.tables,
+          Array.from({ length: size }, (_, i) => ({ n: sent + i })),
+        ),
+      );
     }
   }
 

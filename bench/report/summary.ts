@@ -72,7 +72,12 @@ export function summarize(results: CaseResult[], variants: Variant[], repeat: nu
         baseline: aggregate(bases),
         ratio,
         target,
-        pass: target === undefined || Number.isNaN(ratio.median) ? undefined : def.direction === 'higher' ? round2(ratio.median) >= target : round2(ratio.median) <= target,
+        pass:
+          target === undefined || Number.isNaN(ratio.median)
+            ? undefined
+            : def.direction === 'higher'
+              ? round2(ratio.median) >= target
+              : round2(ratio.median) <= target,
       });
     }
   }
@@ -93,7 +98,12 @@ export function summarize(results: CaseResult[], variants: Variant[], repeat: nu
   for (const c of CPU_CASES) {
     for (const variant of variants) {
       if (!has(c, variant)) continue;
-      cpuRows.push({ case: c, variant, nodeCpuMsPer1k: aggregate(series(c, variant, 'nodeCpuMsPer1k')), pgCpuMsPer1k: aggregate(series(c, variant, 'pgCpuMsPer1k')) });
+      cpuRows.push({
+        case: c,
+        variant,
+        nodeCpuMsPer1k: aggregate(series(c, variant, 'nodeCpuMsPer1k')),
+        pgCpuMsPer1k: aggregate(series(c, variant, 'pgCpuMsPer1k')),
+      });
     }
   }
   return { ratioRows, absoluteRows, cpuRows, failures: results.filter((r) => !r.ok) };

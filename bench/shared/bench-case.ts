@@ -32,9 +32,7 @@ export interface CaseSizes {
 
 /** How the PostgreSQL CPU of a case is measured (see bench/measure/postgres-cpu-meter.ts). */
 export type PgCpuConfig =
-  | { mode: 'server'; postmasterPid: number }
-  | { mode: 'backends'; applicationPrefix: string }
-  | { mode: 'none'; reason: string };
+  { mode: 'server'; postmasterPid: number } | { mode: 'backends'; applicationPrefix: string } | { mode: 'none'; reason: string };
 
 /** Everything a case process is told, passed as JSON in BENCH_CASE. */
 export interface CaseSpec {

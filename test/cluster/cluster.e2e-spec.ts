@@ -124,13 +124,18 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     const cut = hostOf(leaderId);
     network.cut(cut);
     const cutAt = Date.now();
-    const { rows: held } = await db.query<{ id: string }>(`SELECT id FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`, [leaderId]);
+    const { rows: held } = await db.query<{ id: string }>(`SELECT id FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`, [
+      leaderId,
+    ]);
     expect(held.length).toBeGreaterThan(0);
 
-    const next = await waitFor(async () => {
-      const holder = await leader();
-      return holder && holder !== leaderId ? holder : null;
-    }, { timeoutMs: 20_000, message: 'another host to lead' });
+    const next = await waitFor(
+      async () => {
+        const holder = await leader();
+        return holder && holder !== leaderId ? holder : null;
+      },
+      { timeoutMs: 20_000, message: 'another host to lead' },
+    );
     const takeoverMs = Date.now() - cutAt;
     await waitFor(
       async () => {
@@ -190,16 +195,24 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     await services.get(victim)!.exited;
     const killedAt = Date.now();
     services.delete(victim);
-    const { rows: held } = await db.query<{ id: string }>(`SELECT id FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`, [leaderId]);
+    const { rows: held } = await db.query<{ id: string }>(`SELECT id FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`, [
+      leaderId,
+    ]);
 
-    await waitFor(async () => {
-      const holder = await leader();
-      return holder && holder !== leaderId;
-    }, { timeoutMs: 20_000, message: 'another host to lead' });
+    await waitFor(
+      async () => {
+        const holder = await leader();
+        return holder && holder !== leaderId;
+      },
+      { timeoutMs: 20_000, message: 'another host to lead' },
+    );
     const takeoverMs = Date.now() - killedAt;
     await waitFor(
       async () => {
-        const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`, [leaderId]);
+        const { rows } = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`,
+          [leaderId],
+        );
         return rows[0].n === 0;
       },
       { timeoutMs: 30_000, message: "the killed host's jobs to be rescued" },

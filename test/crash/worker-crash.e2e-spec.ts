@@ -99,7 +99,9 @@ describe('crashes', () => {
     const duplicates = stats.total - stats.distinct;
     expect(duplicates).toBeLessThanOrEqual(held);
     expect(stats.maxPerJob).toBeLessThanOrEqual(2);
-    console.log(`SIGKILL recovery: held ${held}, duplicates ${duplicates}, rescued within ${rescueMs} ms, drained ${drainedMs} ms after the kill`);
+    console.log(
+      `SIGKILL recovery: held ${held}, duplicates ${duplicates}, rescued within ${rescueMs} ms, drained ${drainedMs} ms after the kill`,
+    );
   }, 180_000);
 
   it('when the maintenance leader is killed, another instance takes over the sweep', async () => {
@@ -127,15 +129,21 @@ describe('crashes', () => {
       `INSERT INTO ${control.jobsTable} (type, payload, status, attempts, locked_by, locked_until, lease_token)
        VALUES ('TEST_RECORD', '{}', 'RUNNING', 1, 'ghost', now() - interval '1 second', gen_random_uuid()) RETURNING id`,
     );
-    const second = await waitFor(async () => {
-      const name = await leaderName();
-      return name && name !== first ? name : null;
-    }, { timeoutMs: 20_000, message: 'another worker to take over leadership' });
+    const second = await waitFor(
+      async () => {
+        const name = await leaderName();
+        return name && name !== first ? name : null;
+      },
+      { timeoutMs: 20_000, message: 'another worker to take over leadership' },
+    );
     const takeoverMs = Date.now() - killedAt;
-    const job = await waitFor(async () => {
-      const j = await control.jobs.get(rows[0].id);
-      return j.status === JobStatus.COMPLETED ? j : null;
-    }, { timeoutMs: 20_000, message: 'the ghost job to be rescued and run' });
+    const job = await waitFor(
+      async () => {
+        const j = await control.jobs.get(rows[0].id);
+        return j.status === JobStatus.COMPLETED ? j : null;
+      },
+      { timeoutMs: 20_000, message: 'the ghost job to be rescued and run' },
+    );
     expect(second).not.toBe(first);
     expect(job.errors.map((e) => e.kind)).toEqual(['lease-expired']);
     expect(job.errors[0].worker).toBe('ghost');
@@ -160,10 +168,13 @@ describe('crashes', () => {
     frozen.proc.kill('SIGSTOP');
     const frozenAt = Date.now();
     try {
-      const second = await waitFor(async () => {
-        const name = await leaderName();
-        return name && name !== first ? name : null;
-      }, { timeoutMs: 20_000, message: 'the frozen leader\'s term to run out' });
+      const second = await waitFor(
+        async () => {
+          const name = await leaderName();
+          return name && name !== first ? name : null;
+        },
+        { timeoutMs: 20_000, message: "the frozen leader's term to run out" },
+      );
       console.log(`frozen leader: ${second} took over ${Date.now() - frozenAt} ms after ${first} froze`);
     } finally {
       frozen.proc.kill('SIGCONT');
@@ -186,10 +197,13 @@ describe('crashes', () => {
       message: 'the healthy jobs to complete',
     });
     for (const p of poison) {
-      const dead = await waitFor(async () => {
-        const j = await control.jobs.get(p.id);
-        return j.status === JobStatus.DEAD ? j : null;
-      }, { timeoutMs: 30_000, message: `poison job ${JSON.stringify(p.payload)} to die` });
+      const dead = await waitFor(
+        async () => {
+          const j = await control.jobs.get(p.id);
+          return j.status === JobStatus.DEAD ? j : null;
+        },
+        { timeoutMs: 30_000, message: `poison job ${JSON.stringify(p.payload)} to die` },
+      );
       expect(dead.errors).toHaveLength(dead.maxAttempts);
       expect(dead.errors.every((e) => e.kind === (p.payload.alwaysFail ? 'failed' : 'timeout'))).toBe(true);
       expect(dead.lastError).toBeTruthy();

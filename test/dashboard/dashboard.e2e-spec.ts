@@ -23,7 +23,12 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
   let problems: PageProblems;
   let closePage: () => Promise<void>;
 
-  const post = (path: string, body: unknown = {}, key = ADMIN) => t.api().post(path).set('Authorization', `Bearer ${key}`).send(body as object);
+  const post = (path: string, body: unknown = {}, key = ADMIN) =>
+    t
+      .api()
+      .post(path)
+      .set('Authorization', `Bearer ${key}`)
+      .send(body as object);
   const submit = async (body: Record<string, unknown>) => (await post('/jobs', body).expect(201)).body as Job;
   const reach = (id: string, status: JobStatus, timeoutMs = 10_000) =>
     waitFor(async () => (await t.statusOf(id)) === status, { timeoutMs, message: `job ${id} to be ${status}` });
@@ -47,7 +52,12 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     t = await createRestTestApp(`dashboard_${platform}`, {
       platform,
       providers: [HandlerControls, ControlledHandler],
-      httpOptions: { apiKeys: [{ role: 'admin', key: ADMIN }, { role: 'producer', key: PRODUCER }] },
+      httpOptions: {
+        apiKeys: [
+          { role: 'admin', key: ADMIN },
+          { role: 'producer', key: PRODUCER },
+        ],
+      },
     });
     controls = t.app.get(HandlerControls);
   }, ENSURE_CHROMIUM_TIMEOUT_MS + 60_000);
@@ -85,9 +95,14 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     const { rows } = await t.sql.query<{ status: JobStatus; n: number }>(
       `SELECT status, count(*)::int AS n FROM ${t.jobsTable} WHERE queue = 'dash-counts' GROUP BY status`,
     );
-    expect(Object.fromEntries(rows.map((r) => [r.status, r.n]))).toEqual(Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0)));
+    expect(Object.fromEntries(rows.map((r) => [r.status, r.n]))).toEqual(
+      Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0)),
+    );
     for (const [status, n] of Object.entries(expected)) {
-      expect({ status, shown: (await row.locator(`td[data-count="${status}"]`).textContent())?.trim() }).toEqual({ status, shown: String(n) });
+      expect({ status, shown: (await row.locator(`td[data-count="${status}"]`).textContent())?.trim() }).toEqual({
+        status,
+        shown: String(n),
+      });
     }
     expect(await row.locator('[data-paused]').textContent()).toBe('Paused');
     // Two ready jobs are waiting, so the age of the oldest one is shown.
@@ -165,7 +180,8 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
   });
 
   it('the job list filters by the form and pages with the cursor', async () => {
-    for (let i = 0; i < 30; i++) await submit({ type: 'TEST_RECORD', payload: { i }, queue: 'dash-page', delayMs: 3_600_000, idempotencyKey: `page-${i}` });
+    for (let i = 0; i < 30; i++)
+      await submit({ type: 'TEST_RECORD', payload: { i }, queue: 'dash-page', delayMs: 3_600_000, idempotencyKey: `page-${i}` });
     await open('#/jobs');
     await page.fill('#job-filters input[name="queue"]', 'dash-page');
     await page.selectOption('#job-filters select[name="status"]', 'SCHEDULED');

@@ -100,11 +100,18 @@ describe('a host app with ScheduleModule.forRoot(), TerminusModule and its own A
     await t?.close();
   });
 
-  const completes = (id: string) => waitFor(async () => (await t.statusOf(id)) === JobStatus.COMPLETED, { message: `job ${id} to complete` });
+  const completes = (id: string) =>
+    waitFor(async () => (await t.statusOf(id)) === JobStatus.COMPLETED, { message: `job ${id} to complete` });
 
   it('the engine works: a job enqueued from code and one submitted over REST complete', async () => {
     const fromCode = await t.jobs.enqueue('TEST_RECORD', {});
-    const overRest = (await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: { result: 'rest' } }).expect(201)).body as Job;
+    const overRest = (
+      await t
+        .api()
+        .post('/jobs')
+        .send({ type: 'TEST_RECORD', payload: { result: 'rest' } })
+        .expect(201)
+    ).body as Job;
     await completes(fromCode.id);
     await completes(overRest.id);
     const page = (await t.api().get('/jobs?status=COMPLETED&limit=10').expect(200)).body as { items: Job[] };
@@ -127,7 +134,10 @@ describe('a host app with ScheduleModule.forRoot(), TerminusModule and its own A
 
   it("Conveyor's routes answer in Conveyor's shape; the host's global guard covers them too, as the host chose", async () => {
     expect((await t.api().get('/jobs/not-a-uuid').expect(400)).body).toMatchObject({ statusCode: 400, details: [{ field: 'id' }] });
-    expect((await t.api().post('/jobs').send({ type: 'NO_SUCH_TYPE', payload: {} }).expect(400)).body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    expect((await t.api().post('/jobs').send({ type: 'NO_SUCH_TYPE', payload: {} }).expect(400)).body).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+    });
     await t.api().get('/queues').set('x-deny', '1').expect(403);
   });
 });

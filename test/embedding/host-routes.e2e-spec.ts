@@ -56,7 +56,11 @@ describe("a host app's own routes next to Conveyor's", () => {
     expect((await t.api().get('/shop/missing').expect(404)).body).toEqual({ statusCode: 404, error: 'Not Found', message: 'No such item' });
     expect(Object.keys((await t.api().get('/shop/missing')).body)).toEqual(['message', 'error', 'statusCode']);
     expect((await t.api().get('/shop/broken').expect(500)).body).toEqual({ statusCode: 500, message: 'Internal server error' });
-    expect((await t.api().get('/shop/nowhere').expect(404)).body).toEqual({ statusCode: 404, error: 'Not Found', message: 'Cannot GET /shop/nowhere' });
+    expect((await t.api().get('/shop/nowhere').expect(404)).body).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'Cannot GET /shop/nowhere',
+    });
   });
 
   it("Conveyor's routes still need a key, answer in Conveyor's shape and are limited", async () => {

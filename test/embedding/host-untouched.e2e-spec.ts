@@ -50,7 +50,8 @@ describe.each(['express', 'fastify'] as const)("a host's own routes on %s are un
     for (const header of CONVEYOR_HEADERS) expect({ header, value: host.headers[header] }).toEqual({ header, value: undefined });
     for (const path of ['/health/live', '/jobs', '/dashboard', '/docs', '/docs-json']) {
       const res = await t.api().get(path).expect(200);
-      for (const header of CONVEYOR_HEADERS) expect({ path, header, set: res.headers[header] !== undefined }).toEqual({ path, header, set: true });
+      for (const header of CONVEYOR_HEADERS)
+        expect({ path, header, set: res.headers[header] !== undefined }).toEqual({ path, header, set: true });
     }
   });
 

@@ -16,7 +16,11 @@ interface Mount {
 const MOUNTS: Mount[] = [
   { label: 'app.setGlobalPrefix("api")', base: '/api', options: { globalPrefix: 'api' } },
   { label: 'ConveyorHttpModule.forRoot({ path: "jobs-api" })', base: '/jobs-api', options: { httpOptions: { path: 'jobs-api' } } },
-  { label: 'both: global prefix "api", path "/conveyor/"', base: '/api/conveyor', options: { globalPrefix: 'api', httpOptions: { path: '/conveyor/' } } },
+  {
+    label: 'both: global prefix "api", path "/conveyor/"',
+    base: '/api/conveyor',
+    options: { globalPrefix: 'api', httpOptions: { path: '/conveyor/' } },
+  },
 ];
 
 /** The `src` and `href` of every script, stylesheet and icon an HTML page loads. */
@@ -48,7 +52,9 @@ describe.each(MOUNTS)('Conveyor mounted under $label', ({ label, base, options }
     const created = (await t.api().post(`${base}/jobs`).send({ type: 'TEST_RECORD', payload: {} }).expect(201)).body as Job;
     await waitFor(async () => (await t.statusOf(created.id)) === JobStatus.COMPLETED, { message: 'the job to complete' });
     expect((await t.api().get(`${base}/jobs/${created.id}`).expect(200)).body).toMatchObject({ id: created.id, status: 'COMPLETED' });
-    expect((await t.api().get(`${base}/queues`).expect(200)).body.queues).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'default' })]));
+    expect((await t.api().get(`${base}/queues`).expect(200)).body.queues).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'default' })]),
+    );
     await t.api().get(`${base}/health/ready`).expect(200);
     await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: {} }).expect(404);
     await t.api().get('/dashboard').expect(404);
@@ -93,10 +99,18 @@ describe.each(MOUNTS)('Conveyor mounted under $label', ({ label, base, options }
     }
     const paths = answers.map((a) => a.path);
     // The page, its files and the API calls each view makes.
-    expect(paths).toEqual(expect.arrayContaining([
-      `${base}/dashboard`, `${base}/dashboard/app.js`, `${base}/dashboard/api.js`, `${base}/dashboard/dashboard.css`,
-      `${base}/queues`, `${base}/queues/throughput`, `${base}/jobs`, `${base}/jobs/${job.id}`,
-    ]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        `${base}/dashboard`,
+        `${base}/dashboard/app.js`,
+        `${base}/dashboard/api.js`,
+        `${base}/dashboard/dashboard.css`,
+        `${base}/queues`,
+        `${base}/queues/throughput`,
+        `${base}/jobs`,
+        `${base}/jobs/${job.id}`,
+      ]),
+    );
     expect(paths.filter((p) => !p.startsWith(`${base}/`))).toEqual([]);
     expect(answers.filter((a) => a.status >= 400)).toEqual([]);
     expect(problems).toEqual({ errors: [], cspViolations: [] });

@@ -21,7 +21,8 @@ class HostOrder {
 async function conveyorObjects(sql: Pool, schema: string): Promise<Record<string, string[]>> {
   const list = async (text: string) => (await sql.query<{ v: string }>(text, [schema])).rows.map((r) => r.v);
   return {
-    columns: await list(`SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') AS v
+    columns:
+      await list(`SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') AS v
       FROM information_schema.columns WHERE table_schema = $1 AND table_name LIKE 'conveyor\\_%' ORDER BY 1`),
     indexes: await list(`SELECT indexdef AS v FROM pg_indexes WHERE schemaname = $1 AND tablename LIKE 'conveyor\\_%' ORDER BY 1`),
     constraints: await list(`SELECT r.relname || ' ' || pg_get_constraintdef(c.oid) AS v FROM pg_constraint c
@@ -72,7 +73,9 @@ describe("a host with TypeORM's synchronize: true", () => {
 
     t = await start(true);
     expect(await conveyorObjects(t.sql, schema.schema)).toEqual(before);
-    const hostTable = await t.sql.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'host_orders'`, [schema.schema]);
+    const hostTable = await t.sql.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'host_orders'`, [
+      schema.schema,
+    ]);
     expect(hostTable.rowCount).toBe(1);
 
     const dataSource = t.app.get<DataSource>(getDataSourceToken());

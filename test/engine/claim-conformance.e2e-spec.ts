@@ -83,9 +83,10 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     );
   const invocations = async (id: string) =>
     (
-      await runner.sql.query<{ attempt: number; at: Date }>(`SELECT attempt, at FROM ${invocationsTable(runSchema.schema)} WHERE job_id = $1 ORDER BY at`, [
-        id,
-      ])
+      await runner.sql.query<{ attempt: number; at: Date }>(
+        `SELECT attempt, at FROM ${invocationsTable(runSchema.schema)} WHERE job_id = $1 ORDER BY at`,
+        [id],
+      )
     ).rows;
 
   beforeAll(async () => {
@@ -155,7 +156,14 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
       expect(row.started_at).not.toBeNull();
       // What the strategy hands the worker is what is stored.
       expect(j).toMatchObject({ status: JobStatus.RUNNING, attempts: 1, lockedBy: 'conformance', version: row.version });
-      expect([j.seq, j.priority, j.maxAttempts, j.snoozes, j.queue, j.type]).toEqual([String(row.seq), row.priority, row.max_attempts, row.snoozes, row.queue, row.type]);
+      expect([j.seq, j.priority, j.maxAttempts, j.snoozes, j.queue, j.type]).toEqual([
+        String(row.seq),
+        row.priority,
+        row.max_attempts,
+        row.snoozes,
+        row.queue,
+        row.type,
+      ]);
       expect([j.runAt, j.createdAt, j.startedAt]).toEqual([row.run_at, row.created_at, row.started_at]);
       expect(j.createdAt).not.toEqual(j.runAt);
     }
@@ -181,10 +189,13 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     expect(await claim(10)).toEqual([]);
     expect((await rowOf(job.id)).status).toBe('SCHEDULED');
 
-    const [due] = await waitFor(async () => {
-      const jobs = await claim(10);
-      return jobs.length > 0 ? jobs : null;
-    }, { message: 'the scheduled job to become claimable' });
+    const [due] = await waitFor(
+      async () => {
+        const jobs = await claim(10);
+        return jobs.length > 0 ? jobs : null;
+      },
+      { message: 'the scheduled job to become claimable' },
+    );
     expect(due.id).toBe(job.id);
     const row = await rowOf(job.id);
     expect(row.started_at.getTime()).toBeGreaterThanOrEqual(row.run_at.getTime());
@@ -254,13 +265,23 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
       await competitor.query('BEGIN');
       await competitor.query(`SELECT id FROM ${claimer.jobsTable} WHERE id = ANY($1) FOR UPDATE`, [rest.slice(0, 5).map((j) => j.id)]);
       const got = await claim(5);
-      expect(got.map((j) => j.id).sort()).toEqual(rest.slice(5, 10).map((j) => j.id).sort());
+      expect(got.map((j) => j.id).sort()).toEqual(
+        rest
+          .slice(5, 10)
+          .map((j) => j.id)
+          .sort(),
+      );
     } finally {
       await competitor.query('ROLLBACK');
       competitor.release();
     }
     // The held rows were not touched: still claimable, now that the competitor let go.
-    expect((await claim(5)).map((j) => j.id).sort()).toEqual(rest.slice(0, 5).map((j) => j.id).sort());
+    expect((await claim(5)).map((j) => j.id).sort()).toEqual(
+      rest
+        .slice(0, 5)
+        .map((j) => j.id)
+        .sort(),
+    );
   });
 
   it('once it has met a competitor, takes the jobs behind a held head in a single statement', async () => {
@@ -268,7 +289,11 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     const jobs = await claimer.jobs.enqueueMany(
       Array.from({ length: 20 }, (_, n) => ({ type: 'TEST_RECORD', payload: { priority: n }, priority: n })),
     );
-    const ids = (from: number, to: number) => jobs.slice(from, to).map((j) => j.id).sort();
+    const ids = (from: number, to: number) =>
+      jobs
+        .slice(from, to)
+        .map((j) => j.id)
+        .sort();
     const competitor = await claimer.sql.connect();
     const connections = claimer.app.get(WorkerConnection);
     const query = connections.runner.query;
@@ -367,7 +392,9 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     const after = await run({});
     for (const job of hung) {
       const dead = await settled(job.id, JobStatus.DEAD);
-      expect(dead.errors.map((e) => [e.attempt, e.kind, e.error])).toEqual([[1, 'timeout', `JobTimeoutError: Handler timed out after ${TIMEOUT_MS} ms.`]]);
+      expect(dead.errors.map((e) => [e.attempt, e.kind, e.error])).toEqual([
+        [1, 'timeout', `JobTimeoutError: Handler timed out after ${TIMEOUT_MS} ms.`],
+      ]);
     }
     // Only freed slots could run this one.
     await settled(after.id, JobStatus.COMPLETED);

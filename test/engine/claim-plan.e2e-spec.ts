@@ -88,7 +88,12 @@ describe('claim plan', () => {
     ['other outcomes', (id: string) => ({ id, token: id, status: JobStatus.RETRYING, error: 'boom', delay_ms: 1000 })],
   ])('an outcome write of %s on the worker connection reaches its rows by primary key, with no sequential scan', async (_name, outcome) => {
     const { rows } = await t.sql.query<{ id: string }>(`SELECT id FROM ${t.jobsTable} LIMIT 100`);
-    const nodes = await keptPlan(jobFinishMany(t.app.get(ConveyorDatabase).tables, rows.map((r) => outcome(r.id))));
+    const nodes = await keptPlan(
+      jobFinishMany(
+        t.app.get(ConveyorDatabase).tables,
+        rows.map((r) => outcome(r.id)),
+      ),
+    );
     expect(nodes.filter((n) => /Bitmap|Seq Scan/.test(n['Node Type']))).toEqual([]);
     expect(nodes.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === 'conveyor_jobs_pkey')).toBe(true);
   });

@@ -74,10 +74,13 @@ describe('concurrency limits', () => {
       http: false,
     });
     try {
-      await waitFor(async () => {
-        const { rows } = await worker.sql.query(`SELECT count(*)::int AS n FROM ${worker.jobsTable} WHERE status = 'COMPLETED'`);
-        return rows[0].n === 90;
-      }, { timeoutMs: 30_000, message: 'all 90 jobs to complete' });
+      await waitFor(
+        async () => {
+          const { rows } = await worker.sql.query(`SELECT count(*)::int AS n FROM ${worker.jobsTable} WHERE status = 'COMPLETED'`);
+          return rows[0].n === 90;
+        },
+        { timeoutMs: 30_000, message: 'all 90 jobs to complete' },
+      );
       expect(typeGauge.peak).toBe(2);
       expect(queueGauge.peak).toBe(3);
       expect(globalGauge.peak).toBe(6);

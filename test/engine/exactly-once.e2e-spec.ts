@@ -51,7 +51,12 @@ describe.each<ClaimStrategyName>(['skip-locked', 'optimistic'])('exactly once wi
     }
     for (let p = 0; p < PROCESSES; p++) {
       workers.push(
-        spawnWorker({ url, schema: schema.schema, engine: { claimStrategy: strategy, concurrency: 8, workerId: `once-${p}` }, appName: `once-${p}` }),
+        spawnWorker({
+          url,
+          schema: schema.schema,
+          engine: { claimStrategy: strategy, concurrency: 8, workerId: `once-${p}` },
+          appName: `once-${p}`,
+        }),
       );
     }
     await Promise.all(workers.map((w) => w.ready));

@@ -40,7 +40,14 @@ describe('handler discovery', () => {
     const t = await createTestApp({ schema: schema.schema, providers: [GreetHandler], engine: { runWorkers: false } });
     try {
       const h = t.app.get(HandlerRegistry).get('GREET')!;
-      expect(h).toMatchObject({ type: 'GREET', queue: 'greetings', concurrency: 2, maxAttempts: 7, timeoutMs: 1234, className: 'GreetHandler' });
+      expect(h).toMatchObject({
+        type: 'GREET',
+        queue: 'greetings',
+        concurrency: 2,
+        maxAttempts: 7,
+        timeoutMs: 1234,
+        className: 'GreetHandler',
+      });
       expect(h.backoff).toEqual({ baseMs: 10, factor: 2, maxMs: 3_600_000, jitter: 0.5 });
       const job = await t.jobs.enqueue('GREET', { name: 'Ada' });
       expect(job).toMatchObject({ queue: 'greetings', maxAttempts: 7 });

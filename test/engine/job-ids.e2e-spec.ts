@@ -35,9 +35,14 @@ describe('job ids', () => {
     const first = await t.jobs.enqueueMany(Array.from({ length: 50 }, (_, i) => ({ type: 'TEST_RECORD', payload: { i } })));
     const firstMillis = Math.max(...first.map((j) => idMillis(j.id)));
     // Ids within one millisecond are random; wait until the database clock has left the first batch's.
-    await waitFor(async () => (await t.sql.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms')).rows[0].ms > String(firstMillis), {
-      message: 'the database clock to pass the first batch',
-    });
+    await waitFor(
+      async () =>
+        (await t.sql.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms')).rows[0].ms >
+        String(firstMillis),
+      {
+        message: 'the database clock to pass the first batch',
+      },
+    );
     const second = await t.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: { later: true } }]);
 
     for (const job of [...first, ...second]) {

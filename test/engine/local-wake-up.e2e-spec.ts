@@ -48,7 +48,10 @@ describe('wake-up by this instance’s own inserts', () => {
   it('runs a job submitted in-process at once, with no listener and no poll', async () => {
     const job = await unheard.jobs.enqueue('TEST_RECORD', {});
     await completedWithin(unheard.jobs, job.id, 3_000);
-    const batch = await unheard.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: {} }, { type: 'TEST_RECORD', payload: {} }]);
+    const batch = await unheard.jobs.enqueueMany([
+      { type: 'TEST_RECORD', payload: {} },
+      { type: 'TEST_RECORD', payload: {} },
+    ]);
     for (const j of batch) await completedWithin(unheard.jobs, j.id, 3_000);
   });
 

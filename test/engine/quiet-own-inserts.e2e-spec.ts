@@ -49,7 +49,9 @@ describe('quiet inserts: an instance claims its own submissions and announces th
 
   /** The worker that ran a job, from the recording handler's table. */
   const ranOn = async (jobId: string): Promise<string> => {
-    const { rows } = await recorder.query<{ worker: string }>(`SELECT worker FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`, [jobId]);
+    const { rows } = await recorder.query<{ worker: string }>(`SELECT worker FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`, [
+      jobId,
+    ]);
     return rows[0].worker;
   };
 
@@ -107,7 +109,10 @@ describe('quiet inserts: an instance claims its own submissions and announces th
         await completedWithin(a.jobs, job.id, 3_000);
         expect(await ranOn(job.id)).toBe('instance-a');
       }
-      const pair = await a.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: {} }, { type: 'TEST_RECORD', payload: {} }]);
+      const pair = await a.jobs.enqueueMany([
+        { type: 'TEST_RECORD', payload: {} },
+        { type: 'TEST_RECORD', payload: {} },
+      ]);
       for (const job of pair) await completedWithin(a.jobs, job.id, 3_000);
     } finally {
       off();

@@ -37,7 +37,9 @@ describe('retention', () => {
     await t.app.get(MaintenanceService).tick();
     await waitFor(async () => (await count('COMPLETED')) === 20, { message: 'old completed jobs to be deleted' });
     expect(await count('DEAD')).toBe(30);
-    const { rows } = await t.sql.query(`SELECT min(finished_at) > now() - interval '1 minute' AS recent FROM ${t.jobsTable} WHERE status = 'COMPLETED'`);
+    const { rows } = await t.sql.query(
+      `SELECT min(finished_at) > now() - interval '1 minute' AS recent FROM ${t.jobsTable} WHERE status = 'COMPLETED'`,
+    );
     expect(rows[0].recent).toBe(true);
   });
 });

@@ -62,7 +62,13 @@ describe('enqueue in the caller’s transaction', () => {
   it('enqueueMany joins the transaction too', async () => {
     await expect(
       dataSource.transaction(async (manager) => {
-        await t.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: { a: 1 } }, { type: 'TEST_RECORD', payload: { a: 2 } }], { manager });
+        await t.jobs.enqueueMany(
+          [
+            { type: 'TEST_RECORD', payload: { a: 1 } },
+            { type: 'TEST_RECORD', payload: { a: 2 } },
+          ],
+          { manager },
+        );
         throw new Error('rollback');
       }),
     ).rejects.toThrow('rollback');

@@ -32,7 +32,9 @@ describe('wake-up without polling', () => {
     });
     // The worker's first claim happens at start-up; let it settle so later claims are notification-driven.
     await waitFor(async () => {
-      const { rows } = await worker.sql.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'wakeup-worker:listener'`);
+      const { rows } = await worker.sql.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'wakeup-worker:listener'`,
+      );
       return rows[0].n === 1;
     });
   });
@@ -63,12 +65,15 @@ describe('wake-up without polling', () => {
 
   it('listens again after its connection is killed', async () => {
     await worker.sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'wakeup-worker:listener'`);
-    await waitFor(async () => {
-      const { rows } = await worker.sql.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'wakeup-worker:listener'`,
-      );
-      return rows[0].n === 1;
-    }, { message: 'the listener to reconnect' });
+    await waitFor(
+      async () => {
+        const { rows } = await worker.sql.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'wakeup-worker:listener'`,
+        );
+        return rows[0].n === 1;
+      },
+      { message: 'the listener to reconnect' },
+    );
     const job = await producer.jobs.enqueue('TEST_RECORD', {});
     await completedWithin(producer.jobs, job.id, 3_000);
   });

@@ -52,7 +52,14 @@ describe('the REST API on Fastify', () => {
 
     it('answers an invalid submission with a 400 naming the field, and stores nothing', async () => {
       const before = (await t.rows()).length;
-      expectErrorBody(await t.api().post('/jobs').send({ type: 'TEST_MAIL', payload: { to: 'not-an-email', subject: 'x' } }), 400, ['payload.to']);
+      expectErrorBody(
+        await t
+          .api()
+          .post('/jobs')
+          .send({ type: 'TEST_MAIL', payload: { to: 'not-an-email', subject: 'x' } }),
+        400,
+        ['payload.to'],
+      );
       expectErrorBody(await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: {}, priority: 'high' }), 400, ['priority']);
       expect((await t.rows()).length).toBe(before);
     });
@@ -71,7 +78,11 @@ describe('the REST API on Fastify', () => {
 
     it('refuses a body that is not valid UTF-8, malformed JSON and an oversized body, before anything is stored', async () => {
       const before = (await t.rows()).length;
-      const invalid = Buffer.concat([Buffer.from('{"type":"TEST_RECORD","payload":{"note":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]);
+      const invalid = Buffer.concat([
+        Buffer.from('{"type":"TEST_RECORD","payload":{"note":"'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"}}'),
+      ]);
       expectErrorBody(await t.api().post('/jobs').set('content-type', 'application/json').serialize(asIs).send(invalid), 400, ['body']);
       expectErrorBody(await t.api().post('/jobs').set('content-type', 'application/json').send('{"type": "TEST_RECORD",'), 400, ['body']);
       const big = JSON.stringify({ type: 'TEST_RECORD', payload: { text: 'x'.repeat(BODY_LIMIT) } });
@@ -80,7 +91,11 @@ describe('the REST API on Fastify', () => {
     });
 
     it('reads application/*+json as JSON, and an empty JSON body as {}', async () => {
-      const res = await t.api().post('/jobs').set('content-type', 'application/vnd.api+json').send(JSON.stringify({ type: 'TEST_RECORD', payload: {} }));
+      const res = await t
+        .api()
+        .post('/jobs')
+        .set('content-type', 'application/vnd.api+json')
+        .send(JSON.stringify({ type: 'TEST_RECORD', payload: {} }));
       expect(res.status).toBe(201);
       expectErrorBody(await t.api().post('/jobs').set('content-type', 'application/json').send(''), 400, ['type']);
     });
@@ -156,7 +171,9 @@ describe('the REST API on Fastify', () => {
       expectErrorBody(missing, 401);
       expect(missing.headers['www-authenticate']).toBe('Bearer realm="conveyor"');
       expect((await t.api().get('/jobs').set('Authorization', 'Bearer wrong-key')).headers['www-authenticate']).toContain('invalid_token');
-      const job = (await t.api().post('/jobs').set('Authorization', `Bearer ${PRODUCER}`).send({ type: 'TEST_RECORD', payload: {} }).expect(201)).body;
+      const job = (
+        await t.api().post('/jobs').set('Authorization', `Bearer ${PRODUCER}`).send({ type: 'TEST_RECORD', payload: {} }).expect(201)
+      ).body;
       expectErrorBody(await t.api().post(`/jobs/${job.id}/cancel`).set('Authorization', `Bearer ${PRODUCER}`), 403);
       expect(await t.statusOf(job.id)).toBe(JobStatus.PENDING);
       await t.api().post(`/jobs/${job.id}/cancel`).set('Authorization', `Bearer ${ADMIN}`).expect(200);
@@ -202,10 +219,13 @@ describe('the REST API on Fastify', () => {
         const refused = await submit();
         expectErrorBody(refused, 503);
         expect(refused.headers['retry-after']).toBe('2');
-        const ready = await waitFor(async () => {
-          const res = await request(t.app.getHttpServer()).get('/health/ready');
-          return res.status === 503 && res;
-        }, { message: 'readiness to go down' });
+        const ready = await waitFor(
+          async () => {
+            const res = await request(t.app.getHttpServer()).get('/health/ready');
+            return res.status === 503 && res;
+          },
+          { message: 'readiness to go down' },
+        );
         expect(ready.headers['retry-after']).toBe('2');
         expect(ready.body).toMatchObject({ status: 'error' });
         await request(t.app.getHttpServer()).get('/health/live').expect(200);

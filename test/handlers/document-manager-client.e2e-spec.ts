@@ -17,12 +17,15 @@ describe('forwardToManager', () => {
     return server.start();
   }
 
-  it('keeps the manager URL\'s path and query, and escapes the document id in the path', async () => {
+  it("keeps the manager URL's path and query, and escapes the document id in the path", async () => {
     const server = await manager({});
     const step = await forwardToManager(`${server.url}/?token=abc`, document, options);
 
     expect(step).toEqual({ kind: 'done', outcome: { outcome: 'sent', status: 201 } });
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /dms/documents/doc%3A7?token=abc', 'POST /dms/documents?token=abc']);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /dms/documents/doc%3A7?token=abc',
+      'POST /dms/documents?token=abc',
+    ]);
   });
 
   const origin = String.raw`http://127\.0\.0\.1:\d+`;

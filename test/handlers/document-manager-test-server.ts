@@ -48,7 +48,13 @@ export class DocumentManagerTestServer {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const seen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const seen = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         this.requests.push(seen);
         const scripted = this.behaviour.first?.[this.requests.length - 1];
         const reply = scripted ?? this.answer(seen);
@@ -84,7 +90,9 @@ export class DocumentManagerTestServer {
     const item = /^\/dms\/documents\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && item) {
       const document = this.documents.get(decodeURIComponent(item[1]));
-      return document ? { status: 200, body: JSON.stringify({ documentId: document.documentId }) } : { status: 404, body: 'no such document' };
+      return document
+        ? { status: 200, body: JSON.stringify({ documentId: document.documentId }) }
+        : { status: 404, body: 'no such document' };
     }
     if (req.method === 'POST' && path === '/dms/documents') {
       if (this.behaviour.rejectWith) return this.behaviour.rejectWith;

@@ -89,7 +89,7 @@ describe('FORWARD_DOCUMENT handler', () => {
     expect(accepting.documents.get('invoice-42')?.content.toString()).toBe('Invoice 42: 100 EUR');
   });
 
-  it('a rejection is that manager\'s outcome, not a failure: the job completes after one attempt', async () => {
+  it("a rejection is that manager's outcome, not a failure: the job completes after one attempt", async () => {
     const rejecting = await manager({ rejectWith: { status: 400, body: 'unsupported file type' } });
     const accepting = await manager();
     const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x80]);
@@ -152,10 +152,18 @@ describe('FORWARD_DOCUMENT handler', () => {
       ['an ftp manager URL', { ...valid, managers: ['ftp://dms.example.com'] }, 'payload.managers'],
       ['a manager URL with credentials', { ...valid, managers: ['http://user:pass@dms.example.com'] }, 'payload.managers'],
       ['the same manager twice', { ...valid, managers: ['http://a.example.com', 'http://a.example.com'] }, 'payload.managers'],
-      ['too many managers', { ...valid, managers: Array.from({ length: MAX_MANAGERS + 1 }, (_, i) => `http://dms${i}.example.com`) }, 'payload.managers'],
+      [
+        'too many managers',
+        { ...valid, managers: Array.from({ length: MAX_MANAGERS + 1 }, (_, i) => `http://dms${i}.example.com`) },
+        'payload.managers',
+      ],
       ['no content', { documentId: 'doc-1', managers: valid.managers }, 'payload.content'],
       ['both content and contentBase64', { ...valid, contentBase64: 'eA==' }, 'payload.contentBase64'],
-      ['content that is not base64', { documentId: 'doc-1', contentBase64: 'not base64!', managers: valid.managers }, 'payload.contentBase64'],
+      [
+        'content that is not base64',
+        { documentId: 'doc-1', contentBase64: 'not base64!', managers: valid.managers },
+        'payload.contentBase64',
+      ],
       ['a document id that is a path step', { ...valid, documentId: '..' }, 'payload.documentId'],
       ['a document id with a slash', { ...valid, documentId: 'a/b' }, 'payload.documentId'],
       ['a file name with a path', { ...valid, fileName: '../secret.txt' }, 'payload.fileName'],

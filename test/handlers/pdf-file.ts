@@ -14,8 +14,33 @@ export interface PdfFacts {
 
 /** Windows-1252's bytes 0x80-0x9f (where it differs from Latin-1), as the standard fonts' WinAnsiEncoding uses them. */
 const WIN_ANSI_EXTRAS: Record<number, string> = {
-  0x80: '€', 0x82: '‚', 0x83: 'ƒ', 0x84: '„', 0x85: '…', 0x86: '†', 0x87: '‡', 0x88: 'ˆ', 0x89: '‰', 0x8a: 'Š', 0x8b: '‹', 0x8c: 'Œ', 0x8e: 'Ž',
-  0x91: '‘', 0x92: '’', 0x93: '“', 0x94: '”', 0x95: '•', 0x96: '–', 0x97: '—', 0x98: '˜', 0x99: '™', 0x9a: 'š', 0x9b: '›', 0x9c: 'œ', 0x9e: 'ž', 0x9f: 'Ÿ',
+  0x80: '€',
+  0x82: '‚',
+  0x83: 'ƒ',
+  0x84: '„',
+  0x85: '…',
+  0x86: '†',
+  0x87: '‡',
+  0x88: 'ˆ',
+  0x89: '‰',
+  0x8a: 'Š',
+  0x8b: '‹',
+  0x8c: 'Œ',
+  0x8e: 'Ž',
+  0x91: '‘',
+  0x92: '’',
+  0x93: '“',
+  0x94: '”',
+  0x95: '•',
+  0x96: '–',
+  0x97: '—',
+  0x98: '˜',
+  0x99: '™',
+  0x9a: 'š',
+  0x9b: '›',
+  0x9c: 'œ',
+  0x9e: 'ž',
+  0x9f: 'Ÿ',
 };
 
 /** Node's TextDecoder reads "windows-1252" as plain Latin-1, so the differences are mapped here. */
@@ -52,7 +77,10 @@ function checkCrossReferences(text: string, offset: number): void {
   if (!at.startsWith('xref')) throw new Error(`startxref ${offset} points at neither an xref table nor an xref stream`);
   const section = /^xref\s+((?:\d+\s+\d+\s+(?:\d{10} \d{5} [nf]\s{1,2})*)+)trailer/.exec(at);
   if (!section) throw new Error('the xref table is malformed');
-  const lines = section[1].trim().split(/\s*\n\s*|\r\n?/).filter(Boolean);
+  const lines = section[1]
+    .trim()
+    .split(/\s*\n\s*|\r\n?/)
+    .filter(Boolean);
   let i = 0;
   while (i < lines.length) {
     const [first, count] = lines[i++].split(/\s+/).map(Number);
@@ -60,7 +88,9 @@ function checkCrossReferences(text: string, offset: number): void {
       const [entryOffset, generation, kind] = lines[i].split(' ');
       if (kind !== 'n') continue;
       const object = first + n;
-      const found = new RegExp(`^${object}\\s+${Number(generation)}\\s+obj\\b`).test(text.slice(Number(entryOffset), Number(entryOffset) + 40));
+      const found = new RegExp(`^${object}\\s+${Number(generation)}\\s+obj\\b`).test(
+        text.slice(Number(entryOffset), Number(entryOffset) + 40),
+      );
       if (!found) throw new Error(`xref entry of object ${object} points at offset ${Number(entryOffset)}, which does not start it`);
     }
   }
@@ -76,7 +106,8 @@ function readStreams(bytes: Buffer, text: string): Buffer[] {
     if (!length) throw new Error(`the stream at ${match.index} has no direct /Length`);
     const start = match.index + match[0].length;
     const end = start + Number(length[1]);
-    if (!/^\s*endstream/.test(text.slice(end, end + 20))) throw new Error(`the stream at ${match.index} does not end where its /Length says`);
+    if (!/^\s*endstream/.test(text.slice(end, end + 20)))
+      throw new Error(`the stream at ${match.index} does not end where its /Length says`);
     const data = bytes.subarray(start, end);
     streams.push(/\/FlateDecode/.test(dictionary) ? inflateSync(data) : data);
     keyword.lastIndex = end;

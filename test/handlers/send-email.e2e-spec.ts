@@ -43,7 +43,10 @@ describe('SEND_EMAIL handler', () => {
       smtp = await startSmtpTestServer({ [REFUSED]: 550, [BUSY]: 451 });
       t = await createTestApp({
         schema: schema.schema,
-        providers: [SendEmailHandler, { provide: APP_SETTINGS, useValue: appSettings({ smtpUrl: smtp.url, emailFrom: 'sender@example.com' }) }],
+        providers: [
+          SendEmailHandler,
+          { provide: APP_SETTINGS, useValue: appSettings({ smtpUrl: smtp.url, emailFrom: 'sender@example.com' }) },
+        ],
         // A retry would come a minute later, so a job that failed once stays RETRYING while it is checked.
         engine: { backoff: { baseMs: 60_000, jitter: 0 } },
         http: false,

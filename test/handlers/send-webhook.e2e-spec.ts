@@ -66,10 +66,20 @@ describe('SEND_WEBHOOK handler', () => {
 
   it('a 2xx completes, storing the status and body; the server got the JSON, the headers and the job id as idempotency key', async () => {
     const endpoint = server.endpoint({ status: 202, body: 'accepted' });
-    const job = await send({ url: endpoint.url, body: { order: 42, items: ['a', 'b'] }, headers: { 'X-Signature': 'sig-1', Authorization: 'Bearer t0k3n' } });
+    const job = await send({
+      url: endpoint.url,
+      body: { order: 42, items: ['a', 'b'] },
+      headers: { 'X-Signature': 'sig-1', Authorization: 'Bearer t0k3n' },
+    });
     const done = await finished(job.id);
 
-    expect(done).toMatchObject({ status: JobStatus.COMPLETED, queue: 'webhooks', attempts: 1, snoozes: 0, result: { status: 202, body: 'accepted' } });
+    expect(done).toMatchObject({
+      status: JobStatus.COMPLETED,
+      queue: 'webhooks',
+      attempts: 1,
+      snoozes: 0,
+      result: { status: 202, body: 'accepted' },
+    });
     expect(endpoint.requests).toHaveLength(1);
     const [request] = endpoint.requests;
     expect(request.method).toBe('POST');
@@ -116,7 +126,9 @@ describe('SEND_WEBHOOK handler', () => {
     const done = await finished(job.id);
 
     expect(done).toMatchObject({ status: JobStatus.COMPLETED, attempts: 2, snoozes: 0 });
-    expect(done.errors).toEqual([expect.objectContaining({ attempt: 1, kind: 'failed', error: expect.stringContaining('answered 429: slow down') })]);
+    expect(done.errors).toEqual([
+      expect.objectContaining({ attempt: 1, kind: 'failed', error: expect.stringContaining('answered 429: slow down') }),
+    ]);
     expect(endpoint.requests).toHaveLength(2);
   });
 
@@ -179,8 +191,16 @@ describe('SEND_WEBHOOK handler', () => {
 
     expect(dead).toMatchObject({ status: JobStatus.DEAD, attempts: 2 });
     expect(dead.errors).toEqual([
-      expect.objectContaining({ attempt: 1, kind: 'failed', error: expect.stringContaining(`got no answer within ${WEBHOOK_TIMEOUT_MS} ms`) }),
-      expect.objectContaining({ attempt: 2, kind: 'failed', error: expect.stringContaining(`got no answer within ${WEBHOOK_TIMEOUT_MS} ms`) }),
+      expect.objectContaining({
+        attempt: 1,
+        kind: 'failed',
+        error: expect.stringContaining(`got no answer within ${WEBHOOK_TIMEOUT_MS} ms`),
+      }),
+      expect.objectContaining({
+        attempt: 2,
+        kind: 'failed',
+        error: expect.stringContaining(`got no answer within ${WEBHOOK_TIMEOUT_MS} ms`),
+      }),
     ]);
     expect(endpoint.requests).toHaveLength(2);
   });

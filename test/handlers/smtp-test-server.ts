@@ -27,7 +27,9 @@ export async function startSmtpTestServer(refusals: Record<string, number> = {})
     onRcptTo(address, _session, callback) {
       const code = refusals[address.address.toLowerCase()];
       if (!code) return callback();
-      const err = Object.assign(new Error(`${address.address}: ${code >= 500 ? 'mailbox unavailable' : 'try again later'}`), { responseCode: code });
+      const err = Object.assign(new Error(`${address.address}: ${code >= 500 ? 'mailbox unavailable' : 'try again later'}`), {
+        responseCode: code,
+      });
       callback(err);
     },
     onData(stream, session, callback) {

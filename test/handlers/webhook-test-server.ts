@@ -44,7 +44,12 @@ export class WebhookTestServer {
           res.writeHead(599).end('no such endpoint');
           return;
         }
-        endpoint.seen.push({ method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        endpoint.seen.push({
+          method: req.method ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
         const reply = endpoint.replies[Math.min(endpoint.seen.length, endpoint.replies.length) - 1];
         if (reply.hang) {
           this.hanging.add(res);

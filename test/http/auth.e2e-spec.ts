@@ -32,7 +32,10 @@ function captureLogs(): { text: () => string; calls: (method: (typeof LOG_METHOD
       return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof stream.write);
   });
-  const argsOf = (spy: jest.SpyInstance) => spy.mock.calls.map((args) => args.map((a: unknown) => (a instanceof Error ? a.stack : typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+  const argsOf = (spy: jest.SpyInstance) =>
+    spy.mock.calls.map((args) =>
+      args.map((a: unknown) => (a instanceof Error ? a.stack : typeof a === 'string' ? a : JSON.stringify(a))).join(' '),
+    );
   return {
     text: () => [...spies.flatMap(argsOf), ...written].join('\n'),
     calls: (method) => argsOf(spies[LOG_METHODS.indexOf(method)]),
@@ -118,7 +121,15 @@ describe('REST API access control', () => {
 
     it('answers 401 to an invalid key, a near miss, another scheme or an empty bearer token', async () => {
       const id = await newJob();
-      const headers = [`Bearer ${PRODUCER}x`, `Bearer ${ADMIN.slice(0, -1)}`, `Bearer ${ADMIN.toUpperCase()}`, `Basic ${ADMIN}`, 'Bearer', 'Bearer    ', ADMIN];
+      const headers = [
+        `Bearer ${PRODUCER}x`,
+        `Bearer ${ADMIN.slice(0, -1)}`,
+        `Bearer ${ADMIN.toUpperCase()}`,
+        `Basic ${ADMIN}`,
+        'Bearer',
+        'Bearer    ',
+        ADMIN,
+      ];
       for (const header of headers) {
         const res = await request(t.app.getHttpServer()).post(`/jobs/${id}/cancel`).set('Authorization', header);
         answers.push(`${JSON.stringify(res.headers)}\n${res.text}`);
@@ -137,7 +148,12 @@ describe('REST API access control', () => {
         const created = await call('post', '/jobs', key, { type: TYPE, payload: { from: 'producer' } });
         expect(created.status).toBe(201);
         expect(await statusOf(created.body.id)).toBe(JobStatus.PENDING);
-        const batch = await call('post', '/jobs/batch', key, { jobs: [{ type: TYPE, payload: { i: 1 } }, { type: TYPE, payload: { i: 2 } }] });
+        const batch = await call('post', '/jobs/batch', key, {
+          jobs: [
+            { type: TYPE, payload: { i: 1 } },
+            { type: TYPE, payload: { i: 2 } },
+          ],
+        });
         expect(batch.status).toBe(201);
         expect(batch.body.jobs).toHaveLength(2);
         expect((await call('get', `/jobs/${id}`, key)).body).toMatchObject({ id, status: JobStatus.PENDING });
@@ -219,8 +235,12 @@ describe('REST API access control', () => {
 
     it('answers 429 with Retry-After past max requests of one key, while other keys go on', async () => {
       const server = t.app.getHttpServer();
-      for (let i = 0; i < MAX; i++) expect((await request(server).get('/queues').set('Authorization', `Bearer ${PRODUCER}`)).status).toBe(200);
-      const limited = await request(server).post('/jobs').set('Authorization', `Bearer ${PRODUCER}`).send({ type: TYPE, payload: { limited: true } });
+      for (let i = 0; i < MAX; i++)
+        expect((await request(server).get('/queues').set('Authorization', `Bearer ${PRODUCER}`)).status).toBe(200);
+      const limited = await request(server)
+        .post('/jobs')
+        .set('Authorization', `Bearer ${PRODUCER}`)
+        .send({ type: TYPE, payload: { limited: true } });
       expect(limited.status).toBe(429);
       expect(limited.body).toEqual(errorShape(429, 'Too Many Requests'));
       const retryAfter = Number(limited.headers['retry-after']);
@@ -268,7 +288,9 @@ describe('REST API access control', () => {
 
     it('leaves every route open', async () => {
       const server = t.app.getHttpServer();
-      const created = await request(server).post('/jobs').send({ type: TYPE, payload: { dev: true } });
+      const created = await request(server)
+        .post('/jobs')
+        .send({ type: TYPE, payload: { dev: true } });
       expect(created.status).toBe(201);
       expect((await request(server).post(`/jobs/${created.body.id}/cancel`)).status).toBe(200);
       expect((await request(server).get('/jobs').set('Authorization', 'Bearer anything')).status).toBe(200);

@@ -89,11 +89,20 @@ describe('POST /jobs/batch', () => {
   });
 
   it('a key already used with the same request answers with that job; the rest are created', async () => {
-    const existing = await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: { v: 1 }, idempotencyKey: 'seen-before' }).expect(201);
+    const existing = await t
+      .api()
+      .post('/jobs')
+      .send({ type: 'TEST_RECORD', payload: { v: 1 }, idempotencyKey: 'seen-before' })
+      .expect(201);
     const res = await t
       .api()
       .post('/jobs/batch')
-      .send({ jobs: [{ type: 'TEST_RECORD', payload: { fresh: true } }, { type: 'TEST_RECORD', payload: { v: 1 }, idempotencyKey: 'seen-before' }] })
+      .send({
+        jobs: [
+          { type: 'TEST_RECORD', payload: { fresh: true } },
+          { type: 'TEST_RECORD', payload: { v: 1 }, idempotencyKey: 'seen-before' },
+        ],
+      })
       .expect(201);
     expect(res.body.jobs[1].id).toBe(existing.body.id);
     expect(res.body.jobs[0].id).not.toBe(existing.body.id);
@@ -102,12 +111,21 @@ describe('POST /jobs/batch', () => {
   });
 
   it('a key already used with another request is a 409, and nothing of the batch is inserted', async () => {
-    await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: { v: 1 }, idempotencyKey: 'taken' }).expect(201);
+    await t
+      .api()
+      .post('/jobs')
+      .send({ type: 'TEST_RECORD', payload: { v: 1 }, idempotencyKey: 'taken' })
+      .expect(201);
     const before = (await t.rows()).length;
     const res = await t
       .api()
       .post('/jobs/batch')
-      .send({ jobs: [{ type: 'TEST_RECORD', payload: { innocent: true } }, { type: 'TEST_RECORD', payload: { v: 2 }, idempotencyKey: 'taken' }] });
+      .send({
+        jobs: [
+          { type: 'TEST_RECORD', payload: { innocent: true } },
+          { type: 'TEST_RECORD', payload: { v: 2 }, idempotencyKey: 'taken' },
+        ],
+      });
     expectErrorBody(res, 409);
     expect((await t.rows()).length).toBe(before);
     expect(await t.rows(`payload @> '{"innocent": true}'`)).toHaveLength(0);
@@ -115,13 +133,20 @@ describe('POST /jobs/batch', () => {
 
   it('one key twice in a batch: the same request gives one job for both; different requests a 409 and nothing stored', async () => {
     const twice = { type: 'TEST_RECORD', payload: { twin: true }, idempotencyKey: 'twin' };
-    const same = await t.api().post('/jobs/batch').send({ jobs: [twice, twice] }).expect(201);
+    const same = await t
+      .api()
+      .post('/jobs/batch')
+      .send({ jobs: [twice, twice] })
+      .expect(201);
     expect(same.body.jobs[0].id).toBe(same.body.jobs[1].id);
     expect(await t.rows("idempotency_key = 'twin'")).toHaveLength(1);
 
     const before = (await t.rows()).length;
     const clash = { type: 'TEST_RECORD', payload: { twin: 'a' }, idempotencyKey: 'twin-2' };
-    const res = await t.api().post('/jobs/batch').send({ jobs: [clash, { ...clash, payload: { twin: 'b' } }] });
+    const res = await t
+      .api()
+      .post('/jobs/batch')
+      .send({ jobs: [clash, { ...clash, payload: { twin: 'b' } }] });
     expectErrorBody(res, 409);
     expect((await t.rows()).length).toBe(before);
   });

@@ -40,7 +40,12 @@ describe('POST /jobs/retry', () => {
     expect(res.body.retried).toBe(3);
     expect([...res.body.ids].sort()).toEqual(a.map((j) => j.id).sort());
     for (const job of a) {
-      expect(await t.row(job.id)).toMatchObject({ status: 'PENDING', attempts: 0, finished_at: null, errors: [expect.objectContaining({ attempt: 1, kind: 'failed' })] });
+      expect(await t.row(job.id)).toMatchObject({
+        status: 'PENDING',
+        attempts: 0,
+        finished_at: null,
+        errors: [expect.objectContaining({ attempt: 1, kind: 'failed' })],
+      });
     }
     expect(await t.statusOf(b.id)).toBe(JobStatus.DEAD);
 
@@ -86,7 +91,12 @@ describe('POST /jobs/retry', () => {
     expect(holder.id).not.toBe(third.id);
 
     expect((await t.api().post('/jobs/retry').send({ queue: 'bulk-u' }).expect(200)).body.ids).toEqual([second.id]);
-    expect(await statuses([first.id, second.id, third.id, holder.id])).toEqual([JobStatus.DEAD, JobStatus.PENDING, JobStatus.DEAD, JobStatus.PENDING]);
+    expect(await statuses([first.id, second.id, third.id, holder.id])).toEqual([
+      JobStatus.DEAD,
+      JobStatus.PENDING,
+      JobStatus.DEAD,
+      JobStatus.PENDING,
+    ]);
     // Now every DEAD one is blocked by a waiting job with its key.
     expect((await t.api().post('/jobs/retry').send({ queue: 'bulk-u' }).expect(200)).body.retried).toBe(0);
   });

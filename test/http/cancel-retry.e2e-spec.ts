@@ -11,7 +11,8 @@ describe('POST /jobs/:id/cancel and /retry', () => {
   const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
   const submit = async (body: Record<string, unknown>) => (await t.api().post('/jobs').send(body).expect(201)).body as Job;
-  const controlled = (name: string, extra: Record<string, unknown> = {}) => submit({ type: 'TEST_CONTROLLED', payload: { name }, ...extra });
+  const controlled = (name: string, extra: Record<string, unknown> = {}) =>
+    submit({ type: 'TEST_CONTROLLED', payload: { name }, ...extra });
   const reach = (id: string, status: JobStatus, timeoutMs = 10_000) =>
     waitFor(async () => ((await t.statusOf(id)) === status ? t.row(id) : null), { timeoutMs, message: `job ${id} to be ${status}` });
 

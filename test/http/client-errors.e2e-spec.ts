@@ -31,9 +31,16 @@ function exchange(baseUrl: string, bytes: Buffer | string): Promise<RawAnswer> {
       const split = raw.indexOf('\r\n\r\n');
       const [statusLine, ...headerLines] = (split < 0 ? raw : raw.slice(0, split)).split('\r\n');
       const headers = Object.fromEntries(
-        headerLines.filter(Boolean).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+        headerLines
+          .filter(Boolean)
+          .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
       );
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, body: split < 0 ? '' : raw.slice(split + 4), reset });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0),
+        headers,
+        body: split < 0 ? '' : raw.slice(split + 4),
+        reset,
+      });
     });
     socket.write(bytes, () => socket.end());
   });

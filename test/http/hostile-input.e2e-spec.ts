@@ -103,14 +103,34 @@ const SPECIAL_STRINGS = [
   '<script>alert(1)</script>',
 ];
 
-const NUMBER_SPELLINGS = ['1e999', '-1e999', '-0', '1.0', '0.1e-400', '123456789012345678901234567890', '1E2', '5e-324', '1.7976931348623157e308'];
+const NUMBER_SPELLINGS = [
+  '1e999',
+  '-1e999',
+  '-0',
+  '1.0',
+  '0.1e-400',
+  '123456789012345678901234567890',
+  '1E2',
+  '5e-324',
+  '1.7976931348623157e308',
+];
 
 const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.string({ unit: 'binary', maxLength: 30 }), weight: 3 },
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }), weight: 2 },
   { arbitrary: fc.constantFrom(...SPECIAL_STRINGS), weight: 4 },
-  { arbitrary: fc.array(fc.oneof(fc.constantFrom(...SPECIAL_STRINGS), fc.string({ unit: 'binary', maxLength: 5 })), { maxLength: 5 }).map((p) => p.join('')), weight: 3 },
-  { arbitrary: fc.tuple(fc.constantFrom('x', 'é', '😀', '\u0000', '\uD800'), fc.integer({ min: 1_000, max: 60_000 })).map(([c, n]) => c.repeat(n)), weight: 1 },
+  {
+    arbitrary: fc
+      .array(fc.oneof(fc.constantFrom(...SPECIAL_STRINGS), fc.string({ unit: 'binary', maxLength: 5 })), { maxLength: 5 })
+      .map((p) => p.join('')),
+    weight: 3,
+  },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom('x', 'é', '😀', '\u0000', '\uD800'), fc.integer({ min: 1_000, max: 60_000 }))
+      .map(([c, n]) => c.repeat(n)),
+    weight: 1,
+  },
 );
 
 const hostileKey: fc.Arbitrary<string> = fc.oneof(
@@ -150,9 +170,14 @@ const payloadNode: fc.Arbitrary<JsonNode> = fc.oneof(
   { arbitrary: jsonNode, weight: 4 },
   { arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v): JsonNode => ({ t: 'raw', text: JSON.stringify(v) })), weight: 2 },
   {
-    arbitrary: fc
-      .tuple(fc.constantFrom('__proto__', 'constructor', 'prototype'), jsonNode, fc.boolean())
-      .map(([k, inner, nested]) => (nested ? object([['data', object([[k, object([['polluted', value(true)]])]])], ['x', inner]]) : object([[k, object([['polluted', inner]])]]))),
+    arbitrary: fc.tuple(fc.constantFrom('__proto__', 'constructor', 'prototype'), jsonNode, fc.boolean()).map(([k, inner, nested]) =>
+      nested
+        ? object([
+            ['data', object([[k, object([['polluted', value(true)]])]])],
+            ['x', inner],
+          ])
+        : object([[k, object([['polluted', inner]])]]),
+    ),
     weight: 2,
   },
   { arbitrary: deepNode, weight: 1 },
@@ -166,17 +191,39 @@ const ENVELOPE_FIELDS: Record<string, fc.Arbitrary<JsonNode>> = {
   ),
   payload: payloadNode,
   queue: fc.oneof(fc.constantFrom('default', 'q.1', 'a:b-c_d').map(value), hostileString.map(value), jsonNode),
-  priority: fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }).map(value), fc.double().map((d) => value(Number.isFinite(d) ? d : 1.5)), jsonNode),
+  priority: fc.oneof(
+    fc.integer({ min: -1_000_000, max: 1_000_000 }).map(value),
+    fc.double().map((d) => value(Number.isFinite(d) ? d : 1.5)),
+    jsonNode,
+  ),
   runAt: fc.oneof(
     fc.date({ min: new Date('1900-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }).map((d) => value(d.toISOString())),
     // Spellings ISO 8601 allows but that are easy to mishandle.
     fc
-      .constantFrom('2020-W01', '2020-W01-1', '2020-123', '20200101T000000Z', '2020-01-01T10.5', '2020-01-01T10Z', '2020', '2020-01', '0000-01-01', '9999-12-31T23:59:59Z', '2020-01-01T10:00:00.123456789Z', '2020-02-30', '2020-01-01T10:00:00+25:00')
+      .constantFrom(
+        '2020-W01',
+        '2020-W01-1',
+        '2020-123',
+        '20200101T000000Z',
+        '2020-01-01T10.5',
+        '2020-01-01T10Z',
+        '2020',
+        '2020-01',
+        '0000-01-01',
+        '9999-12-31T23:59:59Z',
+        '2020-01-01T10:00:00.123456789Z',
+        '2020-02-30',
+        '2020-01-01T10:00:00+25:00',
+      )
       .map(value),
     hostileString.map(value),
     jsonNode,
   ),
-  delayMs: fc.oneof(fc.integer({ min: 0, max: 366 * 86_400_000 }).map(value), fc.double().map((d) => value(Number.isFinite(d) ? d : -1)), jsonNode),
+  delayMs: fc.oneof(
+    fc.integer({ min: 0, max: 366 * 86_400_000 }).map(value),
+    fc.double().map((d) => value(Number.isFinite(d) ? d : -1)),
+    jsonNode,
+  ),
   maxAttempts: fc.oneof(fc.integer({ min: -5, max: 1_005 }).map(value), jsonNode),
   idempotencyKey: fc.oneof(fc.uuid().map(value), hostileString.map(value), jsonNode),
 };
@@ -185,12 +232,19 @@ const ENVELOPE_FIELDS: Record<string, fc.Arbitrary<JsonNode>> = {
 const envelope: fc.Arbitrary<JsonNode> = fc
   .tuple(
     fc.record(
-      Object.fromEntries(Object.entries(ENVELOPE_FIELDS).map(([k, arb]) => [k, fc.option(arb, { nil: undefined, freq: k === 'type' || k === 'payload' ? 8 : 2 })])),
+      Object.fromEntries(
+        Object.entries(ENVELOPE_FIELDS).map(([k, arb]) => [
+          k,
+          fc.option(arb, { nil: undefined, freq: k === 'type' || k === 'payload' ? 8 : 2 }),
+        ]),
+      ),
     ),
     fc.option(fc.array(fc.tuple(hostileKey, jsonNode), { minLength: 1, maxLength: 2 }), { nil: undefined, freq: 4 }),
   )
   .chain(([fields, extra]) => {
-    const entries: Array<[string, JsonNode]> = [...Object.entries(fields).filter(([, v]) => v !== undefined), ...(extra ?? [])] as Array<[string, JsonNode]>;
+    const entries: Array<[string, JsonNode]> = [...Object.entries(fields).filter(([, v]) => v !== undefined), ...(extra ?? [])] as Array<
+      [string, JsonNode]
+    >;
     return fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }).map(object);
   });
 
@@ -198,7 +252,10 @@ const envelope: fc.Arbitrary<JsonNode> = fc
 const validFields: fc.Arbitrary<Array<[string, JsonNode]>> = fc
   .tuple(
     fc.oneof(
-      fc.jsonValue({ maxDepth: 3 }).map((v): Array<[string, JsonNode]> => [['type', value(FREE)], ['payload', { t: 'raw', text: JSON.stringify(v) }]]),
+      fc.jsonValue({ maxDepth: 3 }).map((v): Array<[string, JsonNode]> => [
+        ['type', value(FREE)],
+        ['payload', { t: 'raw', text: JSON.stringify(v) }],
+      ]),
       fc.tuple(fc.string({ minLength: 1, maxLength: 100 }), fc.option(fc.integer())).map(([to, n]): Array<[string, JsonNode]> => [
         ['type', value(TYPED)],
         ['payload', object([['to', value(to)], ...(n === null ? [] : [['n', value(n)] as [string, JsonNode]])])],
@@ -209,7 +266,9 @@ const validFields: fc.Arbitrary<Array<[string, JsonNode]>> = fc
         queue: fc.stringMatching(/^[A-Za-z0-9_.:-]{1,40}$/).map(value),
         priority: fc.integer({ min: -1_000_000, max: 1_000_000 }).map(value),
         when: fc.oneof(
-          fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d): [string, JsonNode] => ['runAt', value(d.toISOString())]),
+          fc
+            .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+            .map((d): [string, JsonNode] => ['runAt', value(d.toISOString())]),
           fc.integer({ min: 0, max: 366 * 86_400_000 }).map((ms): [string, JsonNode] => ['delayMs', value(ms)]),
         ),
         maxAttempts: fc.integer({ min: 1, max: 1000 }).map(value),
@@ -307,8 +366,7 @@ describe('REST API under hostile input', () => {
     await schema?.drop();
   });
 
-  const post = (path: string, text: string) =>
-    request(t.app.getHttpServer()).post(path).set('Content-Type', 'application/json').send(text);
+  const post = (path: string, text: string) => request(t.app.getHttpServer()).post(path).set('Content-Type', 'application/json').send(text);
 
   /** The job reads back with exactly the payload the text carried. */
   async function expectStored(id: string, sentPayload: unknown): Promise<void> {
@@ -351,8 +409,19 @@ describe('REST API under hostile input', () => {
 
   it('POST /jobs/batch: never a 5xx; a 4xx naming the problem, or every job stored exactly', async () => {
     const batchBody: fc.Arbitrary<JsonNode> = fc.oneof(
-      { arbitrary: fc.array(envelope, { minLength: 1, maxLength: 4 }).map((jobs) => object([['jobs', { t: 'array', items: jobs }]])), weight: 6 },
-      { arbitrary: fc.tuple(fc.array(envelope, { maxLength: 2 }), hostileKey, jsonNode).map(([jobs, k, v]) => object([['jobs', { t: 'array', items: jobs }], [k, v]])), weight: 2 },
+      {
+        arbitrary: fc.array(envelope, { minLength: 1, maxLength: 4 }).map((jobs) => object([['jobs', { t: 'array', items: jobs }]])),
+        weight: 6,
+      },
+      {
+        arbitrary: fc.tuple(fc.array(envelope, { maxLength: 2 }), hostileKey, jsonNode).map(([jobs, k, v]) =>
+          object([
+            ['jobs', { t: 'array', items: jobs }],
+            [k, v],
+          ]),
+        ),
+        weight: 2,
+      },
       {
         arbitrary: fc
           .array(fc.constantFrom(...Object.keys(ENVELOPE_FIELDS)).chain(oneFieldWrong), { minLength: 1, maxLength: 4 })
@@ -384,7 +453,10 @@ describe('REST API under hostile input', () => {
     const res = await post('/jobs', text);
     expect(res.status).toBe(201);
     await expectStored(res.body.id, JSON.parse(text).payload);
-    const row = await t.sql.query<{ keys: string[] }>(`SELECT array(SELECT jsonb_object_keys(payload) ORDER BY 1) AS keys FROM ${t.jobsTable} WHERE id = $1`, [res.body.id]);
+    const row = await t.sql.query<{ keys: string[] }>(
+      `SELECT array(SELECT jsonb_object_keys(payload) ORDER BY 1) AS keys FROM ${t.jobsTable} WHERE id = $1`,
+      [res.body.id],
+    );
     expect(row.rows[0].keys).toEqual(['__proto__', 'a', 'constructor']);
     expectNoPollution();
 
@@ -459,20 +531,30 @@ describe('REST API under hostile input', () => {
   /** Any bytes, percent-encoded: NUL, invalid UTF-8 and lone surrogates' encodings included. */
   const urlBytes = fc.oneof(
     fc.uint8Array({ maxLength: 40 }).map((b) => [...b].map((x) => `%${x.toString(16).padStart(2, '0')}`).join('')),
-    hostileString.filter((s) => s.length < 200).map((s) => [...Buffer.from(s, 'utf8')].map((x) => `%${x.toString(16).padStart(2, '0')}`).join('')),
+    hostileString
+      .filter((s) => s.length < 200)
+      .map((s) => [...Buffer.from(s, 'utf8')].map((x) => `%${x.toString(16).padStart(2, '0')}`).join('')),
     fc.string({ maxLength: 40 }).map((s) => s.replace(/[^A-Za-z0-9_.~-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)),
     fc.constantFrom('%', '%e0%a4%a', '%zz', '%00', '%ed%a0%80', '%c0%80', '..%2f..%2f', '%2e%2e'),
   );
 
   it('bad job ids are a 400 naming id; well-formed unknown ones a 404', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(urlBytes.filter((s) => s.length > 0), fc.uuid()), fc.constantFrom('', '/cancel', '/retry'), async (id, suffix) => {
-        const server = t.app.getHttpServer();
-        const res = suffix ? await request(server).post(`/jobs/${id}${suffix}`) : await request(server).get(`/jobs/${id}`);
-        expectStandardError(res);
-        if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) expect(res.status).toBe(404);
-        else if (res.status === 400 && res.body.details.some((d: { field: string }) => d.field === 'id')) expect(res.body.message).toBe('Invalid job id');
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          urlBytes.filter((s) => s.length > 0),
+          fc.uuid(),
+        ),
+        fc.constantFrom('', '/cancel', '/retry'),
+        async (id, suffix) => {
+          const server = t.app.getHttpServer();
+          const res = suffix ? await request(server).post(`/jobs/${id}${suffix}`) : await request(server).get(`/jobs/${id}`);
+          expectStandardError(res);
+          if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) expect(res.status).toBe(404);
+          else if (res.status === 400 && res.body.details.some((d: { field: string }) => d.field === 'id'))
+            expect(res.body.message).toBe('Invalid job id');
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -500,21 +582,24 @@ describe('REST API under hostile input', () => {
     );
   });
 
-  it.each(['status', 'type', 'queue', 'key', 'limit', 'cursor'])('any value of the %s filter of GET /jobs is a 200 or a 400 naming it', async (name) => {
-    await fc.assert(
-      fc.asyncProperty(urlBytes, async (raw) => {
-        const res = await request(t.app.getHttpServer()).get(`/jobs?${name}=${raw}`);
-        if (res.status === 200) {
-          expect(Array.isArray(res.body.items)).toBe(true);
-          return;
-        }
-        expectStandardError(res);
-        expect(res.status).toBe(400);
-        expect(res.body.details.map((d: { field: string }) => d.field)).toEqual([name]);
-      }),
-      { numRuns: RUNS_PER_FIELD },
-    );
-  });
+  it.each(['status', 'type', 'queue', 'key', 'limit', 'cursor'])(
+    'any value of the %s filter of GET /jobs is a 200 or a 400 naming it',
+    async (name) => {
+      await fc.assert(
+        fc.asyncProperty(urlBytes, async (raw) => {
+          const res = await request(t.app.getHttpServer()).get(`/jobs?${name}=${raw}`);
+          if (res.status === 200) {
+            expect(Array.isArray(res.body.items)).toBe(true);
+            return;
+          }
+          expectStandardError(res);
+          expect(res.status).toBe(400);
+          expect(res.body.details.map((d: { field: string }) => d.field)).toEqual([name]);
+        }),
+        { numRuns: RUNS_PER_FIELD },
+      );
+    },
+  );
 
   it('any query string on GET /jobs is a 200 or a 400', async () => {
     const param = fc.tuple(
@@ -544,15 +629,20 @@ describe('REST API under hostile input', () => {
     async (runAt) => {
       const res = await post('/jobs', JSON.stringify({ type: FREE, payload: {}, runAt }));
       expectStandardError(res);
-      expect(res.body.details).toEqual([{ field: 'runAt', problems: ['must be a date or a date-time with offset, such as 2030-01-01T12:00:00Z'] }]);
+      expect(res.body.details).toEqual([
+        { field: 'runAt', problems: ['must be a date or a date-time with offset, such as 2030-01-01T12:00:00Z'] },
+      ]);
     },
   );
 
-  it.each(['2030-01-01', '2030-01-01T10:00Z', '2030-01-01T10:00:00+02:00', '2030-01-01T10:00:00.123456Z'])('runAt %s is accepted', async (runAt) => {
-    const res = await post('/jobs', JSON.stringify({ type: FREE, payload: {}, runAt }));
-    expect(res.status).toBe(201);
-    expect(new Date(res.body.runAt).getTime()).toBe(Math.floor(Date.parse(runAt)));
-  });
+  it.each(['2030-01-01', '2030-01-01T10:00Z', '2030-01-01T10:00:00+02:00', '2030-01-01T10:00:00.123456Z'])(
+    'runAt %s is accepted',
+    async (runAt) => {
+      const res = await post('/jobs', JSON.stringify({ type: FREE, payload: {}, runAt }));
+      expect(res.status).toBe(201);
+      expect(new Date(res.body.runAt).getTime()).toBe(Math.floor(Date.parse(runAt)));
+    },
+  );
 
   it.each([
     ['a NUL character', 'key\\u0000x', 'contains a NUL character (\\u0000), which PostgreSQL cannot store'],

@@ -41,15 +41,32 @@ describe('POST /jobs with an idempotency key', () => {
     const first = await t.api().post('/jobs').set('Idempotency-Key', 'hdr-1').send(body).expect(201);
     expect(first.body.idempotencyKey).toBe('hdr-1');
     expect((await t.api().post('/jobs').set('Idempotency-Key', 'hdr-1').send(body).expect(200)).body.id).toBe(first.body.id);
-    expect((await t.api().post('/jobs').send({ ...body, idempotencyKey: 'hdr-1' }).expect(200)).body.id).toBe(first.body.id);
+    expect(
+      (
+        await t
+          .api()
+          .post('/jobs')
+          .send({ ...body, idempotencyKey: 'hdr-1' })
+          .expect(200)
+      ).body.id,
+    ).toBe(first.body.id);
     // The same key in both places is fine.
-    const both = await t.api().post('/jobs').set('Idempotency-Key', 'hdr-1').send({ ...body, idempotencyKey: 'hdr-1' }).expect(200);
+    const both = await t
+      .api()
+      .post('/jobs')
+      .set('Idempotency-Key', 'hdr-1')
+      .send({ ...body, idempotencyKey: 'hdr-1' })
+      .expect(200);
     expect(both.body.id).toBe(first.body.id);
     expect(await withKey('hdr-1')).toHaveLength(1);
   });
 
   it('400 naming idempotencyKey when the header and the body disagree; nothing stored', async () => {
-    const res = await t.api().post('/jobs').set('Idempotency-Key', 'hdr-a').send({ type: 'TEST_RECORD', payload: {}, idempotencyKey: 'body-a' });
+    const res = await t
+      .api()
+      .post('/jobs')
+      .set('Idempotency-Key', 'hdr-a')
+      .send({ type: 'TEST_RECORD', payload: {}, idempotencyKey: 'body-a' });
     expectErrorBody(res, 400, ['idempotencyKey']);
     expect(await t.rows("idempotency_key IN ('hdr-a', 'body-a')")).toHaveLength(0);
   });
@@ -84,7 +101,10 @@ describe('POST /jobs with an idempotency key', () => {
 
   it('a repeat of a request that is still invalid is a 400, not a 200', async () => {
     await t.api().post('/jobs').send({ type: 'TEST_MAIL', payload: mail, idempotencyKey: 'valid-once' }).expect(201);
-    const res = await t.api().post('/jobs').send({ type: 'TEST_MAIL', payload: { ...mail, to: 'nope' }, idempotencyKey: 'valid-once' });
+    const res = await t
+      .api()
+      .post('/jobs')
+      .send({ type: 'TEST_MAIL', payload: { ...mail, to: 'nope' }, idempotencyKey: 'valid-once' });
     expectErrorBody(res, 400, ['payload.to']);
   });
 

@@ -42,8 +42,14 @@ describe('GET /jobs and GET /jobs/:id', () => {
     // One at a time, so creation order is unambiguous; mixed types for the type filter.
     for (let i = 0; i < 25; i++) {
       const job =
-        i % 5 === 0 ? { type: 'TEST_MAIL', payload: { to: `u${i}@example.com`, subject: `#${i}` } } : { type: 'TEST_RECORD', payload: { i } };
-      const res = await t.api().post('/jobs').send({ ...job, queue: 'pages', idempotencyKey: `page-${String(i).padStart(2, '0')}` }).expect(201);
+        i % 5 === 0
+          ? { type: 'TEST_MAIL', payload: { to: `u${i}@example.com`, subject: `#${i}` } }
+          : { type: 'TEST_RECORD', payload: { i } };
+      const res = await t
+        .api()
+        .post('/jobs')
+        .send({ ...job, queue: 'pages', idempotencyKey: `page-${String(i).padStart(2, '0')}` })
+        .expect(201);
       pageIds.push(res.body.id);
     }
   });
@@ -54,7 +60,11 @@ describe('GET /jobs and GET /jobs/:id', () => {
 
   describe('GET /jobs/:id', () => {
     it('200 with the job as the submission answered it', async () => {
-      const created = await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: { get: 1 }, queue: 'single' }).expect(201);
+      const created = await t
+        .api()
+        .post('/jobs')
+        .send({ type: 'TEST_RECORD', payload: { get: 1 }, queue: 'single' })
+        .expect(201);
       const res = await t.api().get(`/jobs/${created.body.id}`).expect(200);
       expect(res.body).toEqual(created.body);
       // Upper-case UUIDs are the same id.
@@ -73,9 +83,12 @@ describe('GET /jobs and GET /jobs/:id', () => {
       expect(res.body.message).toContain('00000000-0000-4000-8000-000000000000');
     });
 
-    it.each(['not-a-uuid', '123', '00000000-0000-4000-8000-00000000000g', '00000000000040008000000000000000'])('400 naming id for %s', async (id) => {
-      expectErrorBody(await t.api().get(`/jobs/${id}`), 400, ['id']);
-    });
+    it.each(['not-a-uuid', '123', '00000000-0000-4000-8000-00000000000g', '00000000000040008000000000000000'])(
+      '400 naming id for %s',
+      async (id) => {
+        expectErrorBody(await t.api().get(`/jobs/${id}`), 400, ['id']);
+      },
+    );
   });
 
   describe('a RUNNING job answers without its lease token', () => {
@@ -112,12 +125,20 @@ describe('GET /jobs and GET /jobs/:id', () => {
       const again = await t.api().post('/jobs').send(request).expect(200);
       expect(again.body).toMatchObject({ id, status: JobStatus.RUNNING });
       expectNoToken(again, again.body, token);
-      const batch = await t.api().post('/jobs/batch').send({ jobs: [request] }).expect(201);
+      const batch = await t
+        .api()
+        .post('/jobs/batch')
+        .send({ jobs: [request] })
+        .expect(201);
       expect(batch.body.jobs.map((j: ListedJob) => j.id)).toEqual([id]);
       expectNoToken(batch, batch.body.jobs[0], token);
 
       const unique = await running({ type: 'TEST_RECORD', payload: { held: 3 }, queue: 'held', uniqueKey: 'held-unique' });
-      const holder = await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: { held: 4 }, uniqueKey: 'held-unique' }).expect(200);
+      const holder = await t
+        .api()
+        .post('/jobs')
+        .send({ type: 'TEST_RECORD', payload: { held: 4 }, uniqueKey: 'held-unique' })
+        .expect(200);
       expect(holder.body).toMatchObject({ id: unique.id, status: JobStatus.RUNNING });
       expectNoToken(holder, holder.body, unique.token);
     });
@@ -150,10 +171,14 @@ describe('GET /jobs and GET /jobs/:id', () => {
         // The test table is tiny, so the planner would rightly prefer a scan and a sort; make both
         // expensive to see whether an index serves the query's order.
         await client.query('SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_sort = off');
-        const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${stmt.text}`, stmt.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${stmt.text}`, stmt.values)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
         expect(plan).toMatch(/Index Scan Backward using conveyor_jobs_pkey/);
         expect(plan).not.toContain('Sort');
-        const indexes = await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [t.schema.schema]);
+        const indexes = await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [
+          t.schema.schema,
+        ]);
         expect(indexes.rows.map((r) => r.indexname)).not.toContain('conveyor_jobs_seq');
       } finally {
         await client.query('RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_sort').catch(() => undefined);
@@ -163,7 +188,11 @@ describe('GET /jobs and GET /jobs/:id', () => {
 
     it('stays stable while new jobs arrive between pages', async () => {
       const first = await list({ queue: 'pages', limit: 10 });
-      await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: { late: true }, queue: 'pages' }).expect(201);
+      await t
+        .api()
+        .post('/jobs')
+        .send({ type: 'TEST_RECORD', payload: { late: true }, queue: 'pages' })
+        .expect(201);
       const rest = await allPages({ queue: 'pages', limit: 10, cursor: first.nextCursor! });
       const ids = [...first.items, ...rest.flatMap((p) => p.items)].map((j) => j.id);
       expect(ids).toEqual([...pageIds].reverse());

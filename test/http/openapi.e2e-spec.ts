@@ -28,19 +28,49 @@ interface OpenApiDocument {
 
 /** The fields of the client's `Job` and `ClaimedJob`, each once: the compiler refuses a missing or an extra one. */
 const CLIENT_JOB_FIELDS = Object.keys({
-  id: true, seq: true, queue: true, type: true, payload: true, status: true, priority: true, runAt: true, attempts: true,
-  maxAttempts: true, snoozes: true, lastError: true, result: true, errors: true, idempotencyKey: true, uniqueKey: true,
-  lockedBy: true, lockedUntil: true, version: true, createdAt: true, updatedAt: true, startedAt: true, finishedAt: true,
+  id: true,
+  seq: true,
+  queue: true,
+  type: true,
+  payload: true,
+  status: true,
+  priority: true,
+  runAt: true,
+  attempts: true,
+  maxAttempts: true,
+  snoozes: true,
+  lastError: true,
+  result: true,
+  errors: true,
+  idempotencyKey: true,
+  uniqueKey: true,
+  lockedBy: true,
+  lockedUntil: true,
+  version: true,
+  createdAt: true,
+  updatedAt: true,
+  startedAt: true,
+  finishedAt: true,
 } satisfies Record<keyof Job, true>);
 const CLIENT_CLAIMED_JOB_FIELDS = Object.keys({
-  id: true, queue: true, type: true, payload: true, priority: true, attempts: true, maxAttempts: true, runAt: true,
-  createdAt: true, leaseToken: true, lockedUntil: true,
+  id: true,
+  queue: true,
+  type: true,
+  payload: true,
+  priority: true,
+  attempts: true,
+  maxAttempts: true,
+  runAt: true,
+  createdAt: true,
+  leaseToken: true,
+  lockedUntil: true,
 } satisfies Record<keyof ClaimedJob, true>);
 
 const KEYS = Object.fromEntries(API_ROLES.map((role) => [role, `${role}-${randomBytes(16).toString('hex')}`])) as Record<ApiRole, string>;
 
 /** Routes that are user interfaces rather than API: the docs themselves and the dashboard's files. */
-const isUiRoute = (path: string) => [API_DOCS_PATH, DASHBOARD_PATH].some((ui) => path === ui || path.startsWith(`${ui}/`) || path.startsWith(`${ui}-`));
+const isUiRoute = (path: string) =>
+  [API_DOCS_PATH, DASHBOARD_PATH].some((ui) => path === ui || path.startsWith(`${ui}/`) || path.startsWith(`${ui}-`));
 
 /**
  * The OpenAPI document at /docs-json, against what the app really serves: every route (read from the Express
@@ -52,9 +82,15 @@ describe('OpenAPI document', () => {
   let doc: OpenApiDocument;
 
   const operations = () =>
-    Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
+    Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+    );
   /** A concrete URL for a documented path: a fresh UUID for ids, a probe queue for queues. */
-  const concrete = (path: string) => path.replace(/\{id\}/g, randomUUID()).replace(/\{queue\}/g, 'openapi-probe').replace(/\{[^}]+\}/g, 'x');
+  const concrete = (path: string) =>
+    path
+      .replace(/\{id\}/g, randomUUID())
+      .replace(/\{queue\}/g, 'openapi-probe')
+      .replace(/\{[^}]+\}/g, 'x');
   const call = (method: string, path: string, key?: string) => {
     const req = t.api()[method.toLowerCase() as 'get'](concrete(path));
     if (key) req.set('Authorization', `Bearer ${key}`);
@@ -139,9 +175,15 @@ describe('OpenAPI document', () => {
 
     it('a job answer has exactly the documented fields', async () => {
       const auth = { Authorization: `Bearer ${KEYS.admin}` };
-      const created = await t.api().post('/jobs').set(auth).send({ type: 'TEST_RECORD', payload: { shape: true } }).expect(201);
+      const created = await t
+        .api()
+        .post('/jobs')
+        .set(auth)
+        .send({ type: 'TEST_RECORD', payload: { shape: true } })
+        .expect(201);
       const read = await t.api().get(`/jobs/${created.body.id}`).set(auth).expect(200);
-      for (const job of [created.body, read.body]) expect(Object.keys(job).sort()).toEqual(Object.keys(schema('JobDto').properties!).sort());
+      for (const job of [created.body, read.body])
+        expect(Object.keys(job).sort()).toEqual(Object.keys(schema('JobDto').properties!).sort());
     });
   });
 
@@ -157,7 +199,11 @@ describe('OpenAPI document', () => {
       const needed = ['401', '429', ...(API_ROLES.indexOf(role!) > 0 ? ['403'] : [])];
       expect({ where, statuses: statuses.filter((s) => needed.includes(s)).sort() }).toEqual({ where, statuses: needed.sort() });
       for (const s of statuses.filter((s) => /^4\d\d$/.test(s))) {
-        expect({ where, s, schema: op.responses[s].content?.['application/json']?.schema.$ref }).toEqual({ where, s, schema: '#/components/schemas/ErrorBodyDto' });
+        expect({ where, s, schema: op.responses[s].content?.['application/json']?.schema.$ref }).toEqual({
+          where,
+          s,
+          schema: '#/components/schemas/ErrorBodyDto',
+        });
       }
     }
   });

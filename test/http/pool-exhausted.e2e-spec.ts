@@ -18,7 +18,11 @@ describe('503 when the connection pool is exhausted', () => {
   let t: RestTestApp;
 
   beforeAll(async () => {
-    t = await createRestTestApp('http_pool_exhausted', { engine: { runWorkers: false }, poolSize: POOL_SIZE, poolTimeoutMs: POOL_TIMEOUT_MS });
+    t = await createRestTestApp('http_pool_exhausted', {
+      engine: { runWorkers: false },
+      poolSize: POOL_SIZE,
+      poolTimeoutMs: POOL_TIMEOUT_MS,
+    });
   });
 
   afterAll(async () => {
@@ -59,7 +63,13 @@ describe('503 when a connection cannot be opened', () => {
       socket.on('close', () => sockets.delete(socket));
     });
     await new Promise<void>((resolve) => hole.listen(0, '127.0.0.1', resolve));
-    pool = new Pool({ host: '127.0.0.1', port: (hole.address() as { port: number }).port, user: 'nobody', max: 1, connectionTimeoutMillis: POOL_TIMEOUT_MS });
+    pool = new Pool({
+      host: '127.0.0.1',
+      port: (hole.address() as { port: number }).port,
+      user: 'nobody',
+      max: 1,
+      connectionTimeoutMillis: POOL_TIMEOUT_MS,
+    });
   });
 
   afterAll(async () => {
@@ -71,8 +81,12 @@ describe('503 when a connection cannot be opened', () => {
   it('says the database is unavailable even for a request that timed out waiting for a pool slot', async () => {
     const db = new ConveyorDatabase({ options: { schema: 'unreachable' }, driver: { master: pool } } as unknown as DataSource);
     // The first opens the pool's only connection and hangs; the second waits for a slot until the pool's timeout.
-    const failures = (await Promise.allSettled([db.pool.query('SELECT 1'), db.pool.query('SELECT 1')])).map((r) => (r as PromiseRejectedResult).reason);
-    expect(failures.map((e) => (e as Error).cause && ((e as Error).cause as Error).message)).toContain('timeout exceeded when trying to connect');
+    const failures = (await Promise.allSettled([db.pool.query('SELECT 1'), db.pool.query('SELECT 1')])).map(
+      (r) => (r as PromiseRejectedResult).reason,
+    );
+    expect(failures.map((e) => (e as Error).cause && ((e as Error).cause as Error).message)).toContain(
+      'timeout exceeded when trying to connect',
+    );
     for (const err of failures) {
       expect(err).toBeInstanceOf(DatabaseUnavailableError);
       expect(err).not.toBeInstanceOf(DatabasePoolExhaustedError);

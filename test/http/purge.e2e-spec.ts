@@ -11,7 +11,8 @@ describe('DELETE /jobs/:id', () => {
   afterAll(async () => t?.close());
 
   const insert = async (status: JobStatus): Promise<string> =>
-    (await t.sql.query<{ id: string }>(`INSERT INTO ${t.jobsTable} (type, status) VALUES ('TEST_RECORD', $1) RETURNING id`, [status])).rows[0].id;
+    (await t.sql.query<{ id: string }>(`INSERT INTO ${t.jobsTable} (type, status) VALUES ('TEST_RECORD', $1) RETURNING id`, [status]))
+      .rows[0].id;
 
   it.each([JobStatus.DEAD, JobStatus.COMPLETED, JobStatus.CANCELLED])('deletes a %s job (204) and it is gone', async (status) => {
     const id = await insert(status);
@@ -21,13 +22,16 @@ describe('DELETE /jobs/:id', () => {
     expect((await t.api().get(`/jobs/${id}`)).status).toBe(404);
   });
 
-  it.each([JobStatus.PENDING, JobStatus.SCHEDULED, JobStatus.RUNNING, JobStatus.RETRYING])('refuses a %s job with 409 and keeps it', async (status) => {
-    const id = await insert(status);
-    const res = await t.api().delete(`/jobs/${id}`);
-    expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ statusCode: 409, error: 'Conflict' });
-    expect((await t.row(id))?.status).toBe(status);
-  });
+  it.each([JobStatus.PENDING, JobStatus.SCHEDULED, JobStatus.RUNNING, JobStatus.RETRYING])(
+    'refuses a %s job with 409 and keeps it',
+    async (status) => {
+      const id = await insert(status);
+      const res = await t.api().delete(`/jobs/${id}`);
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ statusCode: 409, error: 'Conflict' });
+      expect((await t.row(id))?.status).toBe(status);
+    },
+  );
 
   it('answers 404 for an unknown job and 400 for a malformed id', async () => {
     expect((await t.api().delete('/jobs/00000000-0000-4000-8000-000000000000')).status).toBe(404);

@@ -61,7 +61,12 @@ describe('GET /queues, POST /queues/:queue/pause and /resume', () => {
     await t.api().post('/queues/slow-lane/resume').expect(200);
     for (const job of held) await reach(job.id, JobStatus.COMPLETED);
     for (const job of held) expect(await t.invocations(job.id)).toBe(1);
-    expect(await queue('slow-lane')).toMatchObject({ paused: false, counts: { ...NO_JOBS, COMPLETED: 3 }, ready: 0, oldestReadyAgeSeconds: null });
+    expect(await queue('slow-lane')).toMatchObject({
+      paused: false,
+      counts: { ...NO_JOBS, COMPLETED: 3 },
+      ready: 0,
+      oldestReadyAgeSeconds: null,
+    });
   });
 
   it('counts every status per queue and gives the age of the oldest ready job', async () => {
@@ -76,7 +81,12 @@ describe('GET /queues, POST /queues/:queue/pause and /resume', () => {
     await t.sql.query(`UPDATE ${t.jobsTable} SET status = 'DEAD' WHERE id = $1`, [toKill.id]);
 
     const stats = (await queue('stats'))!;
-    expect(stats).toMatchObject({ name: 'stats', paused: true, ready: 2, counts: { ...NO_JOBS, PENDING: 2, SCHEDULED: 1, CANCELLED: 1, DEAD: 1 } });
+    expect(stats).toMatchObject({
+      name: 'stats',
+      paused: true,
+      ready: 2,
+      counts: { ...NO_JOBS, PENDING: 2, SCHEDULED: 1, CANCELLED: 1, DEAD: 1 },
+    });
     expect(stats.oldestReadyAgeSeconds).toBeGreaterThanOrEqual(60);
     expect(stats.oldestReadyAgeSeconds).toBeLessThan(120);
 

@@ -70,7 +70,10 @@ describe.each(['express', 'fastify'] as const)('refused before a controller, on 
     await expectRefused(declared, 413);
     expect(declared.body.message).toBe(`Request body is larger than ${BODY_LIMIT} bytes`);
     const chunk = Buffer.byteLength(big).toString(16);
-    const chunked = await exchange(t.baseUrl, `POST /jobs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunk}\r\n${big}\r\n0\r\n\r\n`);
+    const chunked = await exchange(
+      t.baseUrl,
+      `POST /jobs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunk}\r\n${big}\r\n0\r\n\r\n`,
+    );
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body)).toEqual(declared.body);
   });
@@ -78,7 +81,10 @@ describe.each(['express', 'fastify'] as const)('refused before a controller, on 
   it('a compressed body over the limit once inflated: 413', async () => {
     const bomb = gzipSync(JSON.stringify({ type: 'TEST_RECORD', payload: { text: 'x'.repeat(BODY_LIMIT * 10) } }));
     expect(bomb.length).toBeLessThan(BODY_LIMIT);
-    await expectRefused(await post().set('content-type', 'application/json').set('content-encoding', 'gzip').serialize(asIs).send(bomb), 413);
+    await expectRefused(
+      await post().set('content-type', 'application/json').set('content-encoding', 'gzip').serialize(asIs).send(bomb),
+      413,
+    );
   });
 
   it.each([
@@ -98,9 +104,15 @@ describe.each(['express', 'fastify'] as const)('refused before a controller, on 
   });
 
   it('an unknown content encoding: 415 naming content-encoding; gzip and br bodies are read', async () => {
-    await expectRefused(await post().set('content-type', 'application/json').set('content-encoding', 'compress').send(job), 415, ['content-encoding']);
+    await expectRefused(await post().set('content-type', 'application/json').set('content-encoding', 'compress').send(job), 415, [
+      'content-encoding',
+    ]);
     const gz = await post().set('content-type', 'application/json').set('content-encoding', 'gzip').serialize(asIs).send(gzipSync(job));
-    const br = await post().set('content-type', 'application/json').set('content-encoding', 'br').serialize(asIs).send(brotliCompressSync(job));
+    const br = await post()
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'br')
+      .serialize(asIs)
+      .send(brotliCompressSync(job));
     expect([gz.status, br.status]).toEqual([201, 201]);
     await t.sql.query(`DELETE FROM ${t.jobsTable}`);
   });
@@ -121,7 +133,10 @@ describe.each(['express', 'fastify'] as const)('refused before a controller, on 
   });
 
   it("what Node's HTTP parser refuses: headers over its limit (431) and a malformed request (400), in the API's shape", async () => {
-    const big = await exchange(t.baseUrl, `GET /health/live HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'x'.repeat(maxHeaderSize + 1)}\r\n\r\n`);
+    const big = await exchange(
+      t.baseUrl,
+      `GET /health/live HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'x'.repeat(maxHeaderSize + 1)}\r\n\r\n`,
+    );
     expect(big.status).toBe(431);
     expect(JSON.parse(big.body)).toMatchObject({ statusCode: 431, error: 'Request Header Fields Too Large' });
     const garbage = await exchange(t.baseUrl, 'NOT HTTP AT ALL\r\n\r\n');

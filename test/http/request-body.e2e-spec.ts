@@ -41,7 +41,10 @@ describe('request bodies', () => {
     ['Latin-1 text', [...Buffer.from('caf\u00e9', 'latin1')]],
   ])('invalid UTF-8 (%s) is a 400 saying so, never a replacement character stored', async (_name, bytes) => {
     const job = (text: Buffer) => Buffer.concat([Buffer.from('{"type":"TEST_RECORD","payload":{"s":"a'), text, Buffer.from('b"}}')]);
-    const bodies = { '/jobs': job(Buffer.from(bytes)), '/jobs/batch': Buffer.concat([Buffer.from('{"jobs":['), job(Buffer.from(bytes)), Buffer.from(']}')]) };
+    const bodies = {
+      '/jobs': job(Buffer.from(bytes)),
+      '/jobs/batch': Buffer.concat([Buffer.from('{"jobs":['), job(Buffer.from(bytes)), Buffer.from(']}')]),
+    };
     for (const [path, body] of Object.entries(bodies)) {
       const res = await t.api().post(path).set('content-type', 'application/json').serialize(asIs).send(body);
       expectErrorBody(res, 400, ['body']);
@@ -53,7 +56,9 @@ describe('request bodies', () => {
 
   it('valid UTF-8 of every length is stored as sent', async () => {
     const s = 'a\u00e9\u20ac\ud83d\ude00\u4e2d';
-    const res = await t.api().post('/jobs')
+    const res = await t
+      .api()
+      .post('/jobs')
       .set('content-type', 'application/json; charset=utf-8')
       .serialize(asIs)
       .send(Buffer.from(JSON.stringify({ type: 'TEST_RECORD', payload: { s } })))
@@ -67,7 +72,13 @@ describe('request bodies', () => {
     const single = await t.api().post('/jobs').send(big);
     expectErrorBody(single, 413);
     expect(single.body.message).toContain(String(BODY_LIMIT));
-    expectErrorBody(await t.api().post('/jobs/batch').send({ jobs: [big] }), 413);
+    expectErrorBody(
+      await t
+        .api()
+        .post('/jobs/batch')
+        .send({ jobs: [big] }),
+      413,
+    );
     expect(await count()).toBe(0);
   });
 

@@ -31,10 +31,13 @@ describe('scheduled submissions', () => {
 
   /** Waits until the job is due in less than `withinMs`, and returns the state it was in then. */
   const shortlyBeforeDue = (id: string, withinMs: number) =>
-    waitFor(async () => {
-      const s = await snapshot(id);
-      return s.remaining_ms < withinMs ? s : null;
-    }, { message: `job ${id} to be almost due` });
+    waitFor(
+      async () => {
+        const s = await snapshot(id);
+        return s.remaining_ms < withinMs ? s : null;
+      },
+      { message: `job ${id} to be almost due` },
+    );
 
   /** Waits for completion; checks that the handler ran once, no earlier than run_at (database clock). */
   const expectRunOnTime = async (id: string) => {

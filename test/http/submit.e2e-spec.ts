@@ -37,7 +37,15 @@ describe('POST /jobs', () => {
     expect(res.body).not.toHaveProperty('idempotencyHash');
 
     const row = await t.row(res.body.id);
-    expect(row).toMatchObject({ type: 'TEST_MAIL', payload: mail, queue: 'mail', status: 'PENDING', priority: 0, max_attempts: 4, attempts: 0 });
+    expect(row).toMatchObject({
+      type: 'TEST_MAIL',
+      payload: mail,
+      queue: 'mail',
+      status: 'PENDING',
+      priority: 0,
+      max_attempts: 4,
+      attempts: 0,
+    });
     expect(String(row!.seq)).toBe(res.body.seq);
     expect(new Date(res.body.runAt).getTime()).toBe((row!.run_at as Date).getTime());
     expect(new Date(res.body.createdAt).getTime()).toBe((row!.created_at as Date).getTime());
@@ -97,7 +105,11 @@ describe('POST /jobs', () => {
         { type: 'TEST_MAIL', payload: { to: 1, subject: '', copies: 0 } },
         ['payload.to', 'payload.subject', 'payload.copies'],
       ],
-      ['unknown payload field', { type: 'TEST_MAIL', payload: { ...{ to: 'a@b.c', subject: 'x' }, bcc: 'eve@example.com' } }, ['payload.bcc']],
+      [
+        'unknown payload field',
+        { type: 'TEST_MAIL', payload: { ...{ to: 'a@b.c', subject: 'x' }, bcc: 'eve@example.com' } },
+        ['payload.bcc'],
+      ],
       ['payload not an object', { type: 'TEST_MAIL', payload: ['a@b.c'] }, ['payload']],
       [
         'payload with a __proto__ key',
@@ -121,7 +133,11 @@ describe('POST /jobs', () => {
       ['empty idempotency key', { type: 'TEST_RECORD', payload: {}, idempotencyKey: '' }, ['idempotencyKey']],
       ['idempotency key too long', { type: 'TEST_RECORD', payload: {}, idempotencyKey: 'k'.repeat(256) }, ['idempotencyKey']],
       ['unknown top-level field', { type: 'TEST_RECORD', payload: {}, retries: 3 }, ['retries']],
-      ['several problems at once', { type: 'TEST_RECORD', payload: {}, priority: 'high', runAt: 'soon', extra: 1 }, ['priority', 'runAt', 'extra']],
+      [
+        'several problems at once',
+        { type: 'TEST_RECORD', payload: {}, priority: 'high', runAt: 'soon', extra: 1 },
+        ['priority', 'runAt', 'extra'],
+      ],
       ['a JSON array', [{ type: 'TEST_RECORD', payload: {} }], ['body']],
       ['a JSON string', 'TEST_RECORD', ['body']],
       ['JSON null', null, ['body']],
@@ -136,7 +152,10 @@ describe('POST /jobs', () => {
   });
 
   it('400 naming payload for a string jsonb cannot store', async () => {
-    const res = await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: { note: 'a\u0000b' } });
+    const res = await t
+      .api()
+      .post('/jobs')
+      .send({ type: 'TEST_RECORD', payload: { note: 'a\u0000b' } });
     expectErrorBody(res, 400, ['payload.note']);
   });
 

@@ -36,7 +36,9 @@ describe('unique jobs (uniqueKey)', () => {
 
   it('the key is per type: another type with the same key is another job', async () => {
     const a = await post({ type: 'TEST_RECORD', payload: {}, uniqueKey: 'shared', ...later }).expect(201);
-    const b = await post({ type: 'TEST_MAIL', payload: { to: 'ada@example.com', subject: 'x' }, uniqueKey: 'shared', ...later }).expect(201);
+    const b = await post({ type: 'TEST_MAIL', payload: { to: 'ada@example.com', subject: 'x' }, uniqueKey: 'shared', ...later }).expect(
+      201,
+    );
     expect(b.body.id).not.toBe(a.body.id);
   });
 
@@ -152,7 +154,15 @@ describe('unique jobs (uniqueKey)', () => {
   ])('400 naming uniqueKey for %s, nothing stored', async (_case, uniqueKey, field) => {
     const before = (await t.rows()).length;
     expectErrorBody(await post({ type: 'TEST_RECORD', payload: {}, uniqueKey }), 400, [field]);
-    const batch = await t.api().post('/jobs/batch').send({ jobs: [{ type: 'TEST_RECORD', payload: {} }, { type: 'TEST_RECORD', payload: {}, uniqueKey }] });
+    const batch = await t
+      .api()
+      .post('/jobs/batch')
+      .send({
+        jobs: [
+          { type: 'TEST_RECORD', payload: {} },
+          { type: 'TEST_RECORD', payload: {}, uniqueKey },
+        ],
+      });
     expectErrorBody(batch, 400, [`jobs[1].${field}`]);
     expect(await t.rows()).toHaveLength(before);
   });

@@ -59,7 +59,10 @@ describe('structured job logs', () => {
     });
 
     expect(raw.every((l) => l.endsWith('\n') && !l.trimEnd().includes('\n'))).toBe(true); // one object per line
-    const { rows } = await t.sql.query<{ worker: string }>(`SELECT DISTINCT worker FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`, [jobId]);
+    const { rows } = await t.sql.query<{ worker: string }>(
+      `SELECT DISTINCT worker FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`,
+      [jobId],
+    );
     expect(rows).toEqual([{ worker: workerId }]);
     expect(mine).toEqual([
       expect.objectContaining({
@@ -75,7 +78,15 @@ describe('structured job logs', () => {
         error: 'Error: attempt 1 failed',
         retryInMs: 50,
       }),
-      expect.objectContaining({ level: 'debug', msg: 'Job completed', jobId, type: 'TEST_RECORD', attempt: 2, worker: workerId, outcome: 'completed' }),
+      expect.objectContaining({
+        level: 'debug',
+        msg: 'Job completed',
+        jobId,
+        type: 'TEST_RECORD',
+        attempt: 2,
+        worker: workerId,
+        outcome: 'completed',
+      }),
     ]);
     expect(mine[1].durationMs).toEqual(expect.any(Number));
   });
@@ -99,7 +110,15 @@ describe('structured job logs', () => {
     const rescued = await waitFor(() => about(jobId).find((l) => l.msg === 'Rescued a job whose lease expired'), {
       message: 'the rescue to be logged',
     });
-    expect(rescued).toMatchObject({ level: 'warn', context: 'Conveyor:Sweeper', jobId, type: 'TEST_RECORD', attempt: 1, worker: 'ghost-worker', sweptBy: workerId });
+    expect(rescued).toMatchObject({
+      level: 'warn',
+      context: 'Conveyor:Sweeper',
+      jobId,
+      type: 'TEST_RECORD',
+      attempt: 1,
+      worker: 'ghost-worker',
+      sweptBy: workerId,
+    });
 
     // The sweeper announces the rescue after its notification statement, a moment after the log line.
     const scraped = async () => parsePrometheusText((await request(t.app.getHttpServer()).get('/metrics').expect(200)).text);

@@ -51,9 +51,15 @@ describe('GET /metrics', () => {
     const doomed = await t.jobs.enqueue(TYPE, {}, { queue: 'later', runAt: later });
     await t.jobs.cancel(doomed.id);
 
-    await waitFor(async () => (await Promise.all(jobs.map((j) => t.jobs.get(j.id)))).every((j) => ([JobStatus.COMPLETED, JobStatus.DEAD] as JobStatus[]).includes(j.status)), {
-      message: 'every due job to finish',
-    });
+    await waitFor(
+      async () =>
+        (await Promise.all(jobs.map((j) => t.jobs.get(j.id)))).every((j) =>
+          ([JobStatus.COMPLETED, JobStatus.DEAD] as JobStatus[]).includes(j.status),
+        ),
+      {
+        message: 'every due job to finish',
+      },
+    );
     // Outcomes are announced once written, a moment after the row changed: poll the endpoint itself.
     const m = await waitFor(
       async () => {

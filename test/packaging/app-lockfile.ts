@@ -49,7 +49,14 @@ export function appLockfile(repoLockPath: string, registryPackages: string[], ta
     const { name: _name, version, dependencies, peerDependencies, peerDependenciesMeta, license, engines } = manifest;
     const integrity = `sha512-${createHash('sha512').update(readFileSync(absolutePath)).digest('base64')}`;
     visit(`node_modules/${manifest.name}`, {
-      version, resolved: `file:${tarball}`, integrity, license, dependencies, peerDependencies, peerDependenciesMeta, engines,
+      version,
+      resolved: `file:${tarball}`,
+      integrity,
+      license,
+      dependencies,
+      peerDependencies,
+      peerDependenciesMeta,
+      engines,
     });
   }
   for (const name of registryPackages) {
@@ -60,7 +67,10 @@ export function appLockfile(repoLockPath: string, registryPackages: string[], ta
   }
 
   const root = { name: 'conveyor-packaging-app', version: '1.0.0', dependencies: rootDependencies };
-  return { packageJson: { ...root, private: true }, lockfile: { ...root, lockfileVersion: 3, requires: true, packages: { '': root, ...packages } } };
+  return {
+    packageJson: { ...root, private: true },
+    lockfile: { ...root, lockfileVersion: 3, requires: true, packages: { '': root, ...packages } },
+  };
 }
 
 /** What npm installs for a package: its dependencies, optional dependencies and non-optional peers. */

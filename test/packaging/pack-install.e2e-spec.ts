@@ -14,9 +14,21 @@ const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
 
 /** What a Nest app brings itself: the peers of @conveyor/core (the http entry point's included) and its compiler. */
 const HOST_PACKAGES = [
-  '@nestjs/common', '@nestjs/core', '@nestjs/platform-express', '@nestjs/swagger', '@nestjs/terminus',
-  '@nestjs/typeorm', 'class-transformer', 'class-validator', 'helmet', 'pg', 'reflect-metadata', 'rxjs', 'typeorm',
-  'typescript', '@types/node',
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  '@nestjs/swagger',
+  '@nestjs/terminus',
+  '@nestjs/typeorm',
+  'class-transformer',
+  'class-validator',
+  'helmet',
+  'pg',
+  'reflect-metadata',
+  'rxjs',
+  'typeorm',
+  'typescript',
+  '@types/node',
 ];
 
 const TSCONFIG = {
@@ -102,8 +114,14 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
   });
 
   it('asks its peers for ranges a Nest 11 app meets, not for the versions locked here', () => {
-    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/@conveyor/core/package.json'), 'utf8')) as { peerDependencies: Record<string, string> };
-    expect(manifest.peerDependencies).toMatchObject({ '@nestjs/common': '^11.0.0', '@nestjs/core': '^11.0.0', '@nestjs/typeorm': '^11.0.0' });
+    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/@conveyor/core/package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    };
+    expect(manifest.peerDependencies).toMatchObject({
+      '@nestjs/common': '^11.0.0',
+      '@nestjs/core': '^11.0.0',
+      '@nestjs/typeorm': '^11.0.0',
+    });
     for (const [name, range] of Object.entries(manifest.peerDependencies)) {
       // A caret range, or an alternation of them (typeorm 0.3 or 1).
       expect({ name, range: range.split(' || ').every((r) => /^\^\d+\.\d+\.\d+$/.test(r)) }).toEqual({ name, range: true });
@@ -111,14 +129,16 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
   });
 
   it('installs the packages with their peers only, from the locked versions', () => {
-    const installed = (name: string) => JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+    const installed = (name: string) =>
+      JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
     expect(installed('@conveyor/core').version).toBe('0.1.0');
     expect(installed('@conveyor/client').version).toBe('0.1.0');
     const repoLock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
-    for (const name of HOST_PACKAGES) expect(`${name}@${installed(name).version}`).toBe(`${name}@${repoLock.packages[`node_modules/${name}`].version}`);
+    for (const name of HOST_PACKAGES)
+      expect(`${name}@${installed(name).version}`).toBe(`${name}@${repoLock.packages[`node_modules/${name}`].version}`);
   });
 
-  it('loads the engine and its testing helpers without the HTTP entry point\'s optional peers', async () => {
+  it("loads the engine and its testing helpers without the HTTP entry point's optional peers", async () => {
     const optionalPeersLoadedBy = async (entry: string): Promise<string[]> => {
       const script = `require(process.argv[1]);
         const peer = /[\\\\/]node_modules[\\\\/](@nestjs[\\\\/]swagger|helmet|express)[\\\\/]/;
@@ -133,7 +153,7 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
     expect(await optionalPeersLoadedBy('@conveyor/core/testing')).toEqual([]);
   });
 
-  it('works a job submitted over REST and one enqueued in the app\'s own transaction', async () => {
+  it("works a job submitted over REST and one enqueued in the app's own transaction", async () => {
     const env = { ...process.env, DATABASE_URL: process.env.CONVEYOR_TEST_DATABASE_URL, DATABASE_SCHEMA: schema.schema };
     const started = spawn(process.execPath, ['dist/main.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     app = started;

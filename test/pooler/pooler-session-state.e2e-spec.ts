@@ -68,8 +68,12 @@ interface SessionState {
       http: false,
     };
     // Started one after the other: each runs the migrations, the second finds them applied.
-    apps.push(await createTestApp({ ...common, appName: 'pooler-state-a', engine: { pooler: 'transaction', claimStrategy: 'skip-locked' } }));
-    apps.push(await createTestApp({ ...common, appName: 'pooler-state-b', engine: { pooler: 'transaction', claimStrategy: 'optimistic' } }));
+    apps.push(
+      await createTestApp({ ...common, appName: 'pooler-state-a', engine: { pooler: 'transaction', claimStrategy: 'skip-locked' } }),
+    );
+    apps.push(
+      await createTestApp({ ...common, appName: 'pooler-state-b', engine: { pooler: 'transaction', claimStrategy: 'optimistic' } }),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -125,9 +129,7 @@ interface SessionState {
     });
 
     // No LISTEN connection was opened past the pooler either: without listenUrl, pooler mode polls.
-    const { rows: listeners } = await a.sql.query(
-      `SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pooler-state-%:listener'`,
-    );
+    const { rows: listeners } = await a.sql.query(`SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'pooler-state-%:listener'`);
     expect(listeners).toEqual([]);
 
     // The probe would have seen a named statement: one a plain client prepares is there for the next client.

@@ -85,7 +85,10 @@ if (unavailable) console.warn(`pooler crash test skipped: ${unavailable}`);
     const killedAt = Date.now();
     await victim.exited;
     const held = await heldBy('pooled-victim');
-    await waitFor(async () => (await heldBy('pooled-victim')) === 0, { timeoutMs: 15_000, message: "the dead worker's jobs to be rescued" });
+    await waitFor(async () => (await heldBy('pooled-victim')) === 0, {
+      timeoutMs: 15_000,
+      message: "the dead worker's jobs to be rescued",
+    });
     const rescueMs = Date.now() - killedAt;
     await waitFor(async () => ((await countByStatus(control.sql, schema.schema)).COMPLETED ?? 0) === JOBS, {
       timeoutMs: 30_000,

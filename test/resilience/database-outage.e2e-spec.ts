@@ -69,7 +69,10 @@ describe('database trouble', () => {
       poolTimeoutMs: 500,
     });
     const server = t.app.getHttpServer();
-    const submit = () => request(server).post('/jobs').send({ type: 'TEST_RECORD', payload: { n: 1 } });
+    const submit = () =>
+      request(server)
+        .post('/jobs')
+        .send({ type: 'TEST_RECORD', payload: { n: 1 } });
     try {
       expect((await submit()).status).toBe(201);
       proxy.cut();
@@ -114,9 +117,7 @@ describe('database trouble', () => {
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        const { rows } = await admin.query(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'outage-flood'`,
-        );
+        const { rows } = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'outage-flood'`);
         peak = Math.max(peak, rows[0].n);
         await new Promise((r) => setImmediate(r));
       }

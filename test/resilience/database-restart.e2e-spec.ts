@@ -89,6 +89,8 @@ if (unavailable) console.warn(`database restart tests skipped: ${unavailable}`);
     } finally {
       await db.end();
     }
-    console.log(`${RESTARTS} fast restarts: ${answers.length} answers, ${accepted.length} jobs accepted and completed, ${refused} answered 503 with Retry-After`);
+    console.log(
+      `${RESTARTS} fast restarts: ${answers.length} answers, ${accepted.length} jobs accepted and completed, ${refused} answered 503 with Retry-After`,
+    );
   }, 600_000);
 });

@@ -73,7 +73,10 @@ describe('explicit heartbeat', () => {
     const job = await t.jobs.enqueue('LONG_JOB', {}, { maxAttempts: 3 });
     await waitFor(async () => control.beat !== null && (await t.jobs.get(job.id)).status === JobStatus.RUNNING);
     // The sweeper rescued it elsewhere: the token this worker holds is no longer the row's.
-    await t.sql.query(`UPDATE ${t.jobsTable} SET status = 'RETRYING', lease_token = NULL, locked_by = NULL, run_at = now() + interval '1 hour' WHERE id = $1`, [job.id]);
+    await t.sql.query(
+      `UPDATE ${t.jobsTable} SET status = 'RETRYING', lease_token = NULL, locked_by = NULL, run_at = now() + interval '1 hour' WHERE id = $1`,
+      [job.id],
+    );
     const rescued = (await t.sql.query(`SELECT * FROM ${t.jobsTable} WHERE id = $1`, [job.id])).rows[0];
     control.beat!();
     await waitFor(() => control.results.length === 1);

@@ -95,19 +95,28 @@ async function failover(synchronous: boolean, repointBeforePromotion = false): P
     let switchedAt = 0;
     let readyWhileReadOnly = 0;
     try {
-      await waitFor(() => acceptedSince(0) >= JOBS_EACH_SIDE, { timeoutMs: 30_000, message: `${JOBS_EACH_SIDE} jobs accepted before the kill` });
+      await waitFor(() => acceptedSince(0) >= JOBS_EACH_SIDE, {
+        timeoutMs: 30_000,
+        message: `${JOBS_EACH_SIDE} jobs accepted before the kill`,
+      });
       cutAt = Date.now();
       replicationLink.cut();
       if (synchronous) {
         // Commits now wait for a standby that cannot answer: the primary dies with them waiting.
         await waitFor(
           async () =>
-            (await observer.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND now() - query_start > interval '500 ms'`)).rows
-              .length >= 2,
+            (
+              await observer.query(
+                `SELECT 1 FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND now() - query_start > interval '500 ms'`,
+              )
+            ).rows.length >= 2,
           { timeoutMs: 10_000, message: 'commits waiting for the synchronous standby' },
         );
       } else {
-        await waitFor(() => acceptedSince(cutAt) >= JOBS_WHILE_CUT, { timeoutMs: 10_000, message: `${JOBS_WHILE_CUT} jobs accepted the standby never got` });
+        await waitFor(() => acceptedSince(cutAt) >= JOBS_WHILE_CUT, {
+          timeoutMs: 10_000,
+          message: `${JOBS_WHILE_CUT} jobs accepted the standby never got`,
+        });
       }
       await observer.end().catch(() => undefined);
       killedAt = Date.now();
@@ -121,7 +130,10 @@ async function failover(synchronous: boolean, repointBeforePromotion = false): P
           message: 'a submission refused by the read-only standby',
         });
         const probesWhileReadOnly = () => answers.filter((a) => a.route === '/health/ready' && a.sentAt >= refused.answeredAt);
-        await waitFor(() => probesWhileReadOnly().length >= 3, { timeoutMs: 10_000, message: 'readiness probes while the standby is read-only' });
+        await waitFor(() => probesWhileReadOnly().length >= 3, {
+          timeoutMs: 10_000,
+          message: 'readiness probes while the standby is read-only',
+        });
         readyWhileReadOnly = probesWhileReadOnly().filter((a) => a.status === 200).length;
         await standby.promote();
       } else {
@@ -144,12 +156,18 @@ async function failover(synchronous: boolean, repointBeforePromotion = false): P
     const accepted = answers.filter((a) => a.route === '/jobs' && a.status === 201);
     const acceptedBefore = accepted.filter((a) => a.answeredAt < switchedAt);
     const acceptedAfter = accepted.filter((a) => a.answeredAt >= switchedAt).map((a) => a.jobId!);
-    const onNewPrimary = await settledJobs(standby, accepted.map((a) => a.jobId!));
+    const onNewPrimary = await settledJobs(
+      standby,
+      accepted.map((a) => a.jobId!),
+    );
     const exitCode = service.proc.exitCode;
     await service.stop();
     // The old primary, started again on its own, tells which jobs it had seen completed.
     await primary.start();
-    const completedOnOld = await completedJobs(primary, acceptedBefore.map((a) => a.jobId!));
+    const completedOnOld = await completedJobs(
+      primary,
+      acceptedBefore.map((a) => a.jobId!),
+    );
     const ranAgain = [...completedOnOld].filter(([id, finishedAt]) => {
       const now = onNewPrimary.get(id);
       return now?.status === 'COMPLETED' && now.finishedAt !== finishedAt;
@@ -184,9 +202,10 @@ async function failover(synchronous: boolean, repointBeforePromotion = false): P
 async function waitForStandby(primary: Client, syncState: 'sync' | 'async'): Promise<void> {
   await waitFor(
     async () => {
-      const { rows } = await primary.query(`SELECT 1 FROM pg_stat_replication WHERE application_name = 'standby1' AND state = 'streaming' AND sync_state = $1`, [
-        syncState,
-      ]);
+      const { rows } = await primary.query(
+        `SELECT 1 FROM pg_stat_replication WHERE application_name = 'standby1' AND state = 'streaming' AND sync_state = $1`,
+        [syncState],
+      );
       return rows.length === 1;
     },
     { timeoutMs: 30_000, message: `standby1 streaming (${syncState})` },
@@ -216,7 +235,10 @@ async function settledJobs(server: PrivatePostgres, ids: string[]): Promise<Map<
 /** When each of `ids` that is COMPLETED on `server` finished. */
 async function completedJobs(server: PrivatePostgres, ids: string[]): Promise<Map<string, string>> {
   const { rows } = await onServer(server, (db) =>
-    db.query<{ id: string; finished_at: string }>(`SELECT id, finished_at::text FROM conveyor_jobs WHERE status = 'COMPLETED' AND id = ANY($1::uuid[])`, [ids]),
+    db.query<{ id: string; finished_at: string }>(
+      `SELECT id, finished_at::text FROM conveyor_jobs WHERE status = 'COMPLETED' AND id = ANY($1::uuid[])`,
+      [ids],
+    ),
   );
   return new Map(rows.map((r) => [r.id, r.finished_at]));
 }
@@ -293,6 +315,8 @@ function expectRecovered(run: FailoverRun): void {
 
     expectRecovered(run);
     // What was accepted before the kill and did reach the standby completes there too.
-    expect(run.acceptedBefore.map((id) => run.onNewPrimary.get(id)?.status).filter((s) => s !== undefined && s !== 'COMPLETED')).toEqual([]);
+    expect(run.acceptedBefore.map((id) => run.onNewPrimary.get(id)?.status).filter((s) => s !== undefined && s !== 'COMPLETED')).toEqual(
+      [],
+    );
   }, 120_000);
 });

@@ -71,21 +71,35 @@ describe('a worker whose leases lapse while it is cut off', () => {
 
     proxy.cut();
     const cutAt = Date.now();
-    await waitFor(() => seen.aborted.length === 1, { timeoutMs: 3 * LEASE_MS, message: 'the running attempt to be aborted once its lease may have lapsed' });
+    await waitFor(() => seen.aborted.length === 1, {
+      timeoutMs: 3 * LEASE_MS,
+      message: 'the running attempt to be aborted once its lease may have lapsed',
+    });
     expect(Date.now() - cutAt).toBeLessThan(LEASE_MS + 1000);
-    await waitFor(() => {
-      const stats = cutOff.app.get(WorkerPool).stats();
-      return stats.running === 0 && stats.buffered === 0;
-    }, { message: 'the buffered jobs to be dropped' });
+    await waitFor(
+      () => {
+        const stats = cutOff.app.get(WorkerPool).stats();
+        return stats.running === 0 && stats.buffered === 0;
+      },
+      { message: 'the buffered jobs to be dropped' },
+    );
     expect(seen.started).toHaveLength(1);
 
     // Another instance rescues the four jobs and runs them; the cut-off one, back online, wrote nothing for them.
-    other = await createTestApp({ schema: schema.schema, providers: [QuickHandler], appName: 'lapse-other', engine: { leaseMs: LEASE_MS, heartbeatIntervalMs: 300 } });
+    other = await createTestApp({
+      schema: schema.schema,
+      providers: [QuickHandler],
+      appName: 'lapse-other',
+      engine: { leaseMs: LEASE_MS, heartbeatIntervalMs: 300 },
+    });
     proxy.restore();
-    const { rows } = await waitFor(async () => {
-      const res = await admin.query<{ status: string; errors: { kind: string }[] }>(`SELECT status, errors FROM ${other!.jobsTable}`);
-      return res.rows.length === 4 && res.rows.every((r) => r.status === JobStatus.COMPLETED) ? res : null;
-    }, { timeoutMs: 20_000, message: 'the four jobs to complete on the other instance' });
+    const { rows } = await waitFor(
+      async () => {
+        const res = await admin.query<{ status: string; errors: { kind: string }[] }>(`SELECT status, errors FROM ${other!.jobsTable}`);
+        return res.rows.length === 4 && res.rows.every((r) => r.status === JobStatus.COMPLETED) ? res : null;
+      },
+      { timeoutMs: 20_000, message: 'the four jobs to complete on the other instance' },
+    );
     expect(rows.every((r) => r.errors.length === 1 && r.errors[0].kind === 'lease-expired')).toBe(true);
     expect(seen.started).toHaveLength(1);
   });

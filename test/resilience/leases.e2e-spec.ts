@@ -68,18 +68,24 @@ describe('leases, heartbeats and rescue', () => {
     });
     // RUNNING in the database means claimed, not yet started: wait for the handler to have begun, so the freeze
     // lands mid-run (a job frozen before it started is dropped unrun on waking, a different path).
-    await waitFor(async () => {
-      const { rows } = await recorder.query(`SELECT 1 FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`, [j.id]);
-      return rows.length > 0;
-    }, { message: 'the handler to start' });
+    await waitFor(
+      async () => {
+        const { rows } = await recorder.query(`SELECT 1 FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`, [j.id]);
+        return rows.length > 0;
+      },
+      { message: 'the handler to start' },
+    );
     // Freeze whichever worker holds it (both are alive; only the holder matters).
     const holder = workers.find((w) => running.lockedBy === (w === frozen ? 'lease-frozen' : 'lease-a'))!;
     holder.proc.kill('SIGSTOP');
     const rescuedAt = Date.now();
-    const rescued = await waitFor(async () => {
-      const r = await job(j.id);
-      return r.errors.some((e) => e.kind === 'lease-expired') ? r : null;
-    }, { timeoutMs: 15_000, message: 'the sweeper to rescue the frozen job' });
+    const rescued = await waitFor(
+      async () => {
+        const r = await job(j.id);
+        return r.errors.some((e) => e.kind === 'lease-expired') ? r : null;
+      },
+      { timeoutMs: 15_000, message: 'the sweeper to rescue the frozen job' },
+    );
     const entry = rescued.errors.find((e) => e.kind === 'lease-expired')!;
     expect(entry.worker).toBe(running.lockedBy);
     expect(rescued.lastError).toContain(running.lockedBy!);
@@ -93,7 +99,10 @@ describe('leases, heartbeats and rescue', () => {
 
     // Wake the frozen worker: its heartbeat and its completion must change nothing.
     holder.proc.kill('SIGCONT');
-    await waitFor(() => /Lost the claim|Stale outcome/.test(holder.output()), { timeoutMs: 15_000, message: 'the stale write to be logged' });
+    await waitFor(() => /Lost the claim|Stale outcome/.test(holder.output()), {
+      timeoutMs: 15_000,
+      message: 'the stale write to be logged',
+    });
     const after = await job(j.id);
     expect(after.status).toBe(JobStatus.COMPLETED);
     expect(after.result).toEqual({ ok: true, attempt: 2 });

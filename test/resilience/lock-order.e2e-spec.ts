@@ -113,13 +113,17 @@ describe('lock order of heartbeats and outcome writes', () => {
       // Heartbeats never take a job from its holder, so every outcome was written, and only once.
       expect(completeAnswer?.rows[0]).toEqual({ written: completed.length, which: null });
       expect(retryAnswer?.rows[0]).toEqual({ written: retried.length, which: null });
-      const { rows } = await t.sql.query<{ id: string; status: string; result: unknown; last_error: string | null; lease_token: string | null }>(
-        `SELECT id, status, result, last_error, lease_token FROM ${t.jobsTable} WHERE id = ANY($1::uuid[])`,
-        [ids],
-      );
+      const { rows } = await t.sql.query<{
+        id: string;
+        status: string;
+        result: unknown;
+        last_error: string | null;
+        lease_token: string | null;
+      }>(`SELECT id, status, result, last_error, lease_token FROM ${t.jobsTable} WHERE id = ANY($1::uuid[])`, [ids]);
       const byId = new Map(rows.map((r) => [r.id, r]));
       for (const id of completed) expect(byId.get(id)).toMatchObject({ status: JobStatus.COMPLETED, result: { id }, lease_token: null });
-      for (const id of retried) expect(byId.get(id)).toMatchObject({ status: JobStatus.RETRYING, last_error: `retry ${id}`, lease_token: null });
+      for (const id of retried)
+        expect(byId.get(id)).toMatchObject({ status: JobStatus.RETRYING, last_error: `retry ${id}`, lease_token: null });
     }
     expect(deadlocks).toEqual([]);
   });
@@ -135,7 +139,14 @@ function completionOf(id: string, token: string): FinishRow {
 }
 
 function retryOf(id: string, token: string): FinishRow {
-  return { id, token, status: JobStatus.RETRYING, error: `retry ${id}`, entry: { attempt: 1, at: new Date().toISOString(), kind: JobErrorKind.FAILED, error: `retry ${id}` }, delay_ms: 1000 };
+  return {
+    id,
+    token,
+    status: JobStatus.RETRYING,
+    error: `retry ${id}`,
+    entry: { attempt: 1, at: new Date().toISOString(), kind: JobErrorKind.FAILED, error: `retry ${id}` },
+    delay_ms: 1000,
+  };
 }
 
 /** A copy in random order. */

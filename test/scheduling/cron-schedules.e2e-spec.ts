@@ -11,7 +11,10 @@ class ReportPayload {
 }
 
 /** Declares its own per-second schedule, catching up on up to 10 missed ticks. */
-@JobHandler('REPORT', { payload: ReportPayload, schedules: [{ name: 'every-second', cron: '* * * * * *', payload: { report: 'live' }, catchUp: 10 }] })
+@JobHandler('REPORT', {
+  payload: ReportPayload,
+  schedules: [{ name: 'every-second', cron: '* * * * * *', payload: { report: 'live' }, catchUp: 10 }],
+})
 class ReportHandler extends JobHandlerHost<ReportPayload> {
   handle(): string {
     return 'done';
@@ -108,7 +111,9 @@ describe('cron schedules', () => {
       for (const r of rows) expect(r.created - r.tick).toBeLessThan(900);
       expect(rows.every((r) => r.status === 'PENDING')).toBe(true);
     }
-    const progress = await sql.query<{ name: string; last_tick: Date }>(`SELECT name, last_tick FROM ${schema.schema}.conveyor_schedules ORDER BY name`);
+    const progress = await sql.query<{ name: string; last_tick: Date }>(
+      `SELECT name, last_tick FROM ${schema.schema}.conveyor_schedules ORDER BY name`,
+    );
     expect(progress.rows.map((r) => r.name)).toEqual(['every-second', 'latest-only']);
   });
 
@@ -137,7 +142,9 @@ describe('cron schedules', () => {
     // skipped. So the only gap is the one across the downtime, and the restarted instances carry on tick by tick.
     const caughtUp = latest.find((r) => r.tick > lastBefore.latest)!;
     expect(caughtUp.tick - lastBefore.latest).toBeGreaterThanOrEqual(3_000);
-    await waitFor(async () => (await ticksOf('latest-only')).filter((r) => r.tick > caughtUp.tick).length >= 2, { message: 'two more ticks' });
+    await waitFor(async () => (await ticksOf('latest-only')).filter((r) => r.tick > caughtUp.tick).length >= 2, {
+      message: 'two more ticks',
+    });
     const gaps = gapsOf(await ticksOf('latest-only'));
     expect(gaps.filter((g) => g !== 1000)).toEqual([caughtUp.tick - lastBefore.latest]);
     expectOneJobPerTick(await ticksOf('latest-only'), 'latest-only');
@@ -156,7 +163,12 @@ describe('cron schedules', () => {
     ['an unknown job type', { ...LATEST_ONLY, name: 'no-handler', type: 'NOPE' }, /schedules\[0\]\.type.*NOPE/],
     ['a name a handler schedule has', { ...LATEST_ONLY, name: 'every-second' }, /"every-second" is also the name of/],
   ])('an engine-option schedule with %s stops start-up with a CronScheduleError', async (_case, schedule, message) => {
-    const failed = createTestApp({ schema: schema.schema, http: false, providers: [ReportHandler], engine: { runWorkers: false, schedules: [schedule] } });
+    const failed = createTestApp({
+      schema: schema.schema,
+      http: false,
+      providers: [ReportHandler],
+      engine: { runWorkers: false, schedules: [schedule] },
+    });
     await expect(failed).rejects.toThrow(CronScheduleError);
     await expect(failed).rejects.toThrow(message);
   });

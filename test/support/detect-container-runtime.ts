@@ -29,9 +29,7 @@ function defaultSockets(): ContainerRuntimeHost[] {
     join(homedir(), '.docker', 'desktop', 'docker.sock'),
     join('/run', 'user', String(userInfo().uid), 'docker.sock'),
   ];
-  return [...new Set(paths.filter((path): path is string => !!path && existsSync(path)))].map(
-    (path) => `unix://${path}`,
-  );
+  return [...new Set(paths.filter((path): path is string => !!path && existsSync(path)))].map((path) => `unix://${path}`);
 }
 
 function answersPing(host: ContainerRuntimeHost, timeoutMs: number): Promise<boolean> {

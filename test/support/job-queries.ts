@@ -22,8 +22,11 @@ export async function invocationStats(sql: Pool, schema: string): Promise<{ tota
 
 /** The job once it is COMPLETED, read through `jobs`; fails when it is not within `timeoutMs`. */
 export function completedWithin(jobs: JobsService, id: string, timeoutMs: number): Promise<Job> {
-  return waitFor(async () => {
-    const job = await jobs.get(id);
-    return job.status === JobStatus.COMPLETED ? job : null;
-  }, { timeoutMs, message: `job ${id} to complete within ${timeoutMs} ms` });
+  return waitFor(
+    async () => {
+      const job = await jobs.get(id);
+      return job.status === JobStatus.COMPLETED ? job : null;
+    },
+    { timeoutMs, message: `job ${id} to complete within ${timeoutMs} ms` },
+  );
 }

@@ -105,7 +105,8 @@ export class PgBouncer {
     try {
       await waitFor(
         async () => {
-          if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`pgbouncer exited (${proc.exitCode ?? proc.signalCode}): ${stderr}`);
+          if (proc.exitCode !== null || proc.signalCode !== null)
+            throw new Error(`pgbouncer exited (${proc.exitCode ?? proc.signalCode}): ${stderr}`);
           const client = new Client({ connectionString: bouncer.url(), connectionTimeoutMillis: 1000 });
           try {
             await client.connect();
@@ -185,4 +186,3 @@ function binary(): string | undefined {
   }
   return PGBOUNCER_PATHS.find((path) => existsSync(path));
 }
-

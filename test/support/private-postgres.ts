@@ -155,7 +155,9 @@ export class PrivatePostgres {
       max_wal_senders: 5,
       ...options.settings,
     };
-    const conf = Object.entries(settings).map(([k, v]) => `${k} = ${v}`).join('\n');
+    const conf = Object.entries(settings)
+      .map(([k, v]) => `${k} = ${v}`)
+      .join('\n');
     writeFileSync(join(this.dataDir, 'postgresql.auto.conf'), `${conf}\n`, { flag: 'a' });
     const hba = ['host all all 0.0.0.0/0 trust', 'host replication all 0.0.0.0/0 trust', ...(options.hba ?? [])];
     writeFileSync(join(this.dataDir, 'pg_hba.conf'), `\n${hba.join('\n')}\n`, { flag: 'a' });
@@ -181,4 +183,3 @@ function asPostgres(file: string, args: string[]): [string, string[]] {
   if (!isRoot()) return [file, args];
   return ['runuser', ['-u', 'postgres', '--', file, ...args]];
 }
-

@@ -13,9 +13,7 @@ async function query<T extends object>(url: string, sql: string, params: unknown
 }
 
 async function schemaExists(schema: string): Promise<boolean> {
-  const rows = await query(process.env.CONVEYOR_TEST_DATABASE_URL!, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [
-    schema,
-  ]);
+  const rows = await query(process.env.CONVEYOR_TEST_DATABASE_URL!, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
   return rows.length === 1;
 }
 

@@ -24,9 +24,7 @@ describe('waitFor', () => {
 
   it('does not let a probe that never settles hold up the deadline', async () => {
     const startedAt = Date.now();
-    await expect(waitFor(() => new Promise<never>(() => undefined), { timeoutMs: 50 })).rejects.toBeInstanceOf(
-      WaitForTimeoutError,
-    );
+    await expect(waitFor(() => new Promise<never>(() => undefined), { timeoutMs: 50 })).rejects.toBeInstanceOf(WaitForTimeoutError);
     expect(Date.now() - startedAt).toBeLessThan(1_000);
   });
 });

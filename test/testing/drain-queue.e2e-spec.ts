@@ -84,7 +84,9 @@ describe('drainQueue (@conveyor/core/testing)', () => {
       ].sort(),
     );
     expect((await t.jobs.get(parent.id)).status).toBe(JobStatus.COMPLETED);
-    const { rows } = await t.sql.query(`SELECT status, result FROM ${t.jobsTable} WHERE type = 'DRAIN_CHILD' AND payload->>'parent' = $1`, [parent.id]);
+    const { rows } = await t.sql.query(`SELECT status, result FROM ${t.jobsTable} WHERE type = 'DRAIN_CHILD' AND payload->>'parent' = $1`, [
+      parent.id,
+    ]);
     expect(rows).toEqual([
       { status: JobStatus.COMPLETED, result: { parent: parent.id } },
       { status: JobStatus.COMPLETED, result: { parent: parent.id } },

@@ -37,7 +37,9 @@ describe('ConveyorClient', () => {
     expect(first).toMatchObject({ type: 'TEST_RECORD', idempotencyKey: key, queue: 'default' });
     expect(await t.rows('idempotency_key = $1', [key])).toHaveLength(1);
 
-    const conflict = await rejection<ConveyorHttpError>(client.submit({ type: 'TEST_RECORD', payload: { other: 1 } }, { idempotencyKey: key }));
+    const conflict = await rejection<ConveyorHttpError>(
+      client.submit({ type: 'TEST_RECORD', payload: { other: 1 } }, { idempotencyKey: key }),
+    );
     expect(conflict).toBeInstanceOf(ConveyorHttpError);
     expect(conflict.status).toBe(409);
     expect(conflict.body).toMatchObject({ statusCode: 409, error: 'Conflict' });
@@ -137,7 +139,12 @@ describe('ConveyorClient with API keys', () => {
       schema: schema.schema,
       listen: true,
       engine: { runWorkers: false, externalTypes: ['EXT_KEYED'] },
-      httpOptions: { apiKeys: [{ role: 'producer', key: PRODUCER }, { role: 'admin', key: ADMIN }] },
+      httpOptions: {
+        apiKeys: [
+          { role: 'producer', key: PRODUCER },
+          { role: 'admin', key: ADMIN },
+        ],
+      },
     });
   });
 

@@ -20,7 +20,11 @@ describe('external worker routes: access control', () => {
     return (key === undefined ? req : req.set('Authorization', `Bearer ${key}`)).send(body);
   };
   const row = async (id: string) =>
-    (await t.sql.query<{ status: string; lease_token: string | null }>(`SELECT status, lease_token FROM ${t.jobsTable} WHERE id = $1`, [id])).rows[0];
+    (
+      await t.sql.query<{ status: string; lease_token: string | null }>(`SELECT status, lease_token FROM ${t.jobsTable} WHERE id = $1`, [
+        id,
+      ])
+    ).rows[0];
   /** Every worker route, for one job and token. */
   const routes = (id: string, leaseToken: string): Array<[string, object]> => [
     [`/queues/auth/claim`, { workerId: 'w', max: 5 }],

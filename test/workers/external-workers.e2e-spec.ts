@@ -19,7 +19,18 @@ interface ClaimedJob {
 }
 
 /** Columns a refused report must leave exactly as they were. */
-const FENCED_COLUMNS = ['status', 'attempts', 'lease_token', 'locked_by', 'locked_until', 'version', 'result', 'last_error', 'errors', 'run_at'];
+const FENCED_COLUMNS = [
+  'status',
+  'attempts',
+  'lease_token',
+  'locked_by',
+  'locked_until',
+  'version',
+  'result',
+  'last_error',
+  'errors',
+  'run_at',
+];
 
 /**
  * The HTTP endpoints of external workers, on an app whose in-process workers run too: claim, heartbeat,
@@ -97,7 +108,9 @@ describe('external workers over HTTP', () => {
       const external = await enqueue('TEST_RECORD', 'mixed');
       // Submitted after it in the same queue: once the in-process worker has run this one, it has had its chance.
       const internal = (await t.jobs.enqueue('TEST_MAIL', { to: 'a@b.c', subject: 'x' }, { queue: 'mixed' })).id;
-      await waitFor(async () => (await t.statusOf(internal)) === JobStatus.COMPLETED, { message: 'the in-process TEST_MAIL job to complete' });
+      await waitFor(async () => (await t.statusOf(internal)) === JobStatus.COMPLETED, {
+        message: 'the in-process TEST_MAIL job to complete',
+      });
       expect(await t.statusOf(external)).toBe(JobStatus.PENDING);
       expect(await t.invocations(external)).toBe(0);
       expect((await claimed('mixed', { workerId: 'ext-1', max: 5 })).map((j) => j.id)).toEqual([external]);
@@ -115,13 +128,20 @@ describe('external workers over HTTP', () => {
       expect(one.body).toMatchObject({ id, status: 'RUNNING', lockedBy: 'ext-1' });
       const page = await t.api().get('/jobs').query({ queue: 'token-once' }).expect(200);
       expect(page.body.items.map((j: { id: string }) => j.id)).toEqual([id]);
-      for (const [res, shown] of [[one, one.body], [page, page.body.items[0]]] as const) {
+      for (const [res, shown] of [
+        [one, one.body],
+        [page, page.body.items[0]],
+      ] as const) {
         expect(Object.keys(shown)).not.toContain('leaseToken');
         expect(res.text).not.toContain(job.leaseToken);
       }
 
       await t.api().post(`/jobs/${id}/heartbeat`).send({ leaseToken: job.leaseToken }).expect(200);
-      await t.api().post(`/jobs/${id}/complete`).send({ leaseToken: job.leaseToken, result: { ok: true } }).expect(200);
+      await t
+        .api()
+        .post(`/jobs/${id}/complete`)
+        .send({ leaseToken: job.leaseToken, result: { ok: true } })
+        .expect(200);
       expect(await t.row(id)).toMatchObject({ status: 'COMPLETED', result: { ok: true }, lease_token: null });
     });
   });
@@ -159,27 +179,44 @@ describe('external workers over HTTP', () => {
     it('fail: retried with backoff until maxAttempts, then DEAD, with the error history', async () => {
       const id = await enqueue('EXT_A', 'failing', { maxAttempts: 2 });
       const [first] = await claimed('failing', { workerId: 'ext-1' });
-      const res = await t.api()
+      const res = await t
+        .api()
         .post(`/jobs/${id}/fail`)
-        .send({ leaseToken: first.leaseToken, error: 'upstream slow', errorName: 'TimeoutError', stack: 'TimeoutError: upstream slow\n    at worker.py:12' })
+        .send({
+          leaseToken: first.leaseToken,
+          error: 'upstream slow',
+          errorName: 'TimeoutError',
+          stack: 'TimeoutError: upstream slow\n    at worker.py:12',
+        })
         .expect(200);
       expect(res.body).toMatchObject({ id, status: 'RETRYING' });
       expect(res.body.retryInMs).toBeGreaterThan(0);
       const retrying = await t.row(id);
       expect(retrying).toMatchObject({ status: 'RETRYING', attempts: 1, lease_token: null, last_error: 'TimeoutError: upstream slow' });
       expect(retrying!.errors).toEqual([
-        expect.objectContaining({ attempt: 1, kind: 'failed', worker: 'ext-1', error: 'TimeoutError: upstream slow', stack: expect.stringContaining('worker.py:12') }),
+        expect.objectContaining({
+          attempt: 1,
+          kind: 'failed',
+          worker: 'ext-1',
+          error: 'TimeoutError: upstream slow',
+          stack: expect.stringContaining('worker.py:12'),
+        }),
       ]);
       expect((retrying!.run_at as Date).getTime()).toBeGreaterThan(Date.now());
       expect(await metric('conveyor_jobs_failed_total', { queue: 'failing', type: 'EXT_A' })).toBe(1);
 
       // Due again after its backoff; the second failure is the last attempt.
-      const [second] = await waitFor(async () => {
-        const jobs = await claimed('failing', { workerId: 'ext-2' });
-        return jobs.length > 0 ? jobs : null;
-      }, { message: 'the failed job to be claimable again' });
+      const [second] = await waitFor(
+        async () => {
+          const jobs = await claimed('failing', { workerId: 'ext-2' });
+          return jobs.length > 0 ? jobs : null;
+        },
+        { message: 'the failed job to be claimable again' },
+      );
       expect(second).toMatchObject({ id, attempts: 2 });
-      expect((await t.api().post(`/jobs/${id}/fail`).send({ leaseToken: second.leaseToken, error: 'still slow' }).expect(200)).body).toEqual({
+      expect(
+        (await t.api().post(`/jobs/${id}/fail`).send({ leaseToken: second.leaseToken, error: 'still slow' }).expect(200)).body,
+      ).toEqual({
         id,
         status: 'DEAD',
         retryInMs: null,
@@ -195,12 +232,18 @@ describe('external workers over HTTP', () => {
       const id = await enqueue('EXT_A', 'snoozing');
       const [job] = await claimed('snoozing', { workerId: 'ext-1' });
       const retryAt = new Date(Date.now() + 3_600_000);
-      const res = await t.api().post(`/jobs/${id}/fail`).send({ leaseToken: job.leaseToken, error: 'rate limited', retryAt: retryAt.toISOString() }).expect(200);
+      const res = await t
+        .api()
+        .post(`/jobs/${id}/fail`)
+        .send({ leaseToken: job.leaseToken, error: 'rate limited', retryAt: retryAt.toISOString() })
+        .expect(200);
       expect(res.body.status).toBe('RETRYING');
       const row = await t.row(id);
       expect(row).toMatchObject({ status: 'RETRYING', attempts: 0, snoozes: 1 });
       expect(Math.abs((row!.run_at as Date).getTime() - retryAt.getTime())).toBeLessThan(5_000);
-      expect(row!.errors).toEqual([expect.objectContaining({ kind: 'retry-later', retryAt: retryAt.toISOString(), error: 'RetryLaterError: rate limited' })]);
+      expect(row!.errors).toEqual([
+        expect.objectContaining({ kind: 'retry-later', retryAt: retryAt.toISOString(), error: 'RetryLaterError: rate limited' }),
+      ]);
     });
 
     it('fail with permanent: DEAD at once', async () => {
@@ -257,7 +300,13 @@ describe('external workers over HTTP', () => {
     it('answers 404 for a job that does not exist', async () => {
       const bodies = { heartbeat: {}, complete: { result: 1 }, fail: { error: 'x' } };
       for (const [route, body] of Object.entries(bodies)) {
-        expectErrorBody(await t.api().post(`/jobs/${randomUUID()}/${route}`).send({ leaseToken: randomUUID(), ...body }), 404);
+        expectErrorBody(
+          await t
+            .api()
+            .post(`/jobs/${randomUUID()}/${route}`)
+            .send({ leaseToken: randomUUID(), ...body }),
+          404,
+        );
       }
     });
   });
@@ -278,16 +327,43 @@ describe('external workers over HTTP', () => {
       ['heartbeat of a malformed id', '/jobs/42/heartbeat', { leaseToken: token }, ['id']],
       ['complete without a token', `/jobs/${id}/complete`, { result: 1 }, ['leaseToken']],
       ['complete with an unknown field', `/jobs/${id}/complete`, { leaseToken: token, status: 'COMPLETED' }, ['status']],
-      ['complete with a result PostgreSQL cannot store', `/jobs/${id}/complete`, { leaseToken: token, result: { a: 'x\u0000' } }, ['result.a']],
+      [
+        'complete with a result PostgreSQL cannot store',
+        `/jobs/${id}/complete`,
+        { leaseToken: token, result: { a: 'x\u0000' } },
+        ['result.a'],
+      ],
       ['complete with an array body', `/jobs/${id}/complete`, [token], ['body']],
       ['fail without an error', `/jobs/${id}/fail`, { leaseToken: token }, ['error']],
-      ['fail with a retryAt that is not a date-time', `/jobs/${id}/fail`, { leaseToken: token, error: 'x', retryAt: 'tomorrow' }, ['retryAt']],
-      ['fail with an impossible retryAt', `/jobs/${id}/fail`, { leaseToken: token, error: 'x', retryAt: '2030-02-31T25:00:00Z' }, ['retryAt']],
-      ['fail with both retryAt and permanent', `/jobs/${id}/fail`, { leaseToken: token, error: 'x', retryAt: '2030-01-01T00:00:00Z', permanent: true }, ['retryAt']],
+      [
+        'fail with a retryAt that is not a date-time',
+        `/jobs/${id}/fail`,
+        { leaseToken: token, error: 'x', retryAt: 'tomorrow' },
+        ['retryAt'],
+      ],
+      [
+        'fail with an impossible retryAt',
+        `/jobs/${id}/fail`,
+        { leaseToken: token, error: 'x', retryAt: '2030-02-31T25:00:00Z' },
+        ['retryAt'],
+      ],
+      [
+        'fail with both retryAt and permanent',
+        `/jobs/${id}/fail`,
+        { leaseToken: token, error: 'x', retryAt: '2030-01-01T00:00:00Z', permanent: true },
+        ['retryAt'],
+      ],
       ['fail with permanent not a boolean', `/jobs/${id}/fail`, { leaseToken: token, error: 'x', permanent: 'yes' }, ['permanent']],
     ];
     it.each(cases)('%s', async (_name, path, body, fields) => {
-      expectErrorBody(await t.api().post(path).send(body as object), 400, fields);
+      expectErrorBody(
+        await t
+          .api()
+          .post(path)
+          .send(body as object),
+        400,
+        fields,
+      );
     });
   });
 });

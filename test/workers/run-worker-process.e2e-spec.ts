@@ -27,14 +27,24 @@ describe('runWorker in worker processes', () => {
   const enqueue = async (queue: string, payload: HttpWorkerPayload, maxAttempts = 3) =>
     (await t.jobs.enqueue(TYPE, payload, { queue, maxAttempts })).id;
   const statuses = async (queue: string) =>
-    (await t.sql.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM ${t.jobsTable} WHERE queue = $1 GROUP BY status`, [queue])).rows;
+    (
+      await t.sql.query<{ status: string; n: number }>(
+        `SELECT status, count(*)::int AS n FROM ${t.jobsTable} WHERE queue = $1 GROUP BY status`,
+        [queue],
+      )
+    ).rows;
 
   beforeAll(async () => {
     schema = await createTestSchema('run_worker_proc');
     t = await createTestApp({
       schema: schema.schema,
       listen: true,
-      engine: { runWorkers: false, externalTypes: [TYPE], maintenanceIntervalMs: 200, backoff: { baseMs: 50, factor: 2, maxMs: 1000, jitter: 0 } },
+      engine: {
+        runWorkers: false,
+        externalTypes: [TYPE],
+        maintenanceIntervalMs: 200,
+        backoff: { baseMs: 50, factor: 2, maxMs: 1000, jitter: 0 },
+      },
     });
     await waitFor(() => t.app.get(LeaderElection).isLeader, { message: 'the service to lead maintenance' });
   });
@@ -53,10 +63,13 @@ describe('runWorker in worker processes', () => {
     const a = await spawn(queue, 'http-a', { concurrency: 3 });
     const b = await spawn(queue, 'http-b', { concurrency: 3 });
 
-    await waitFor(async () => {
-      const rows = await statuses(queue);
-      return rows.length === 1 && rows[0].status === JobStatus.COMPLETED && rows[0].n === 26;
-    }, { timeoutMs: 30_000, message: 'every job of the queue to be COMPLETED' });
+    await waitFor(
+      async () => {
+        const rows = await statuses(queue);
+        return rows.length === 1 && rows[0].status === JobStatus.COMPLETED && rows[0].n === 26;
+      },
+      { timeoutMs: 30_000, message: 'every job of the queue to be COMPLETED' },
+    );
 
     for (const id of ok) {
       const job = await t.jobs.get(id);
@@ -65,7 +78,11 @@ describe('runWorker in worker processes', () => {
     }
     for (const [i, id] of flaky.entries()) {
       const job = await t.jobs.get(id);
-      expect(job).toMatchObject({ status: JobStatus.COMPLETED, attempts: i + 2, result: expect.objectContaining({ echo: `flaky-${i + 1}`, attempt: i + 2 }) });
+      expect(job).toMatchObject({
+        status: JobStatus.COMPLETED,
+        attempts: i + 2,
+        result: expect.objectContaining({ echo: `flaky-${i + 1}`, attempt: i + 2 }),
+      });
       expect(job.errors.map((e) => [e.kind, e.error])).toEqual(
         Array.from({ length: i + 1 }, (_, n) => ['failed', `TypeError: attempt ${n + 1} failed`]),
       );
@@ -92,10 +109,13 @@ describe('runWorker in worker processes', () => {
     expect(await doomed.exited).toBe('SIGKILL');
 
     const rescuer = await spawn(queue, 'http-rescuer', { leaseMs: 1_500 });
-    const done = await waitFor(async () => {
-      const job = await t.jobs.get(id);
-      return job.status === JobStatus.COMPLETED ? job : null;
-    }, { timeoutMs: 20_000, message: 'the killed worker’s job to be rescued and completed' });
+    const done = await waitFor(
+      async () => {
+        const job = await t.jobs.get(id);
+        return job.status === JobStatus.COMPLETED ? job : null;
+      },
+      { timeoutMs: 20_000, message: 'the killed worker’s job to be rescued and completed' },
+    );
     expect(done).toMatchObject({ attempts: 2, result: { handledBy: 'http-rescuer', attempt: 2, echo: 'survived' } });
     expect(done.errors).toEqual([expect.objectContaining({ kind: 'lease-expired', worker: 'http-doomed', attempt: 1 })]);
     expect(rescuer.events().filter((e) => e.event === 'started' && e.id === id)).toEqual([{ event: 'started', id, attempt: 2 }]);

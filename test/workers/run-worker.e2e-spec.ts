@@ -32,7 +32,8 @@ describe('runWorker', () => {
   let client: ConveyorClient;
   const running: WorkerHandle[] = [];
 
-  const enqueue = async (queue: string, payload: Record<string, unknown> = {}) => (await t.jobs.enqueue(TYPE, payload, { queue, maxAttempts: 3 })).id;
+  const enqueue = async (queue: string, payload: Record<string, unknown> = {}) =>
+    (await t.jobs.enqueue(TYPE, payload, { queue, maxAttempts: 3 })).id;
   const row = async (id: string) => (await t.sql.query(`SELECT * FROM ${t.jobsTable} WHERE id = $1`, [id])).rows[0];
   const reach = (id: string, status: JobStatus) =>
     waitFor(async () => ((await row(id))?.status === status ? row(id) : null), { message: `job ${id} to be ${status}` });
@@ -82,7 +83,11 @@ describe('runWorker', () => {
     expect(await reach(ids.permanent, JobStatus.DEAD)).toMatchObject({ attempts: 1, last_error: 'PermanentJobError: never' });
     const failed = await reach(ids.failed, JobStatus.RETRYING);
     expect(failed).toMatchObject({ attempts: 1, last_error: 'RangeError: out of range' });
-    expect(failed.errors[0]).toMatchObject({ kind: 'failed', worker: 'loop-1', stack: expect.stringContaining('RangeError: out of range') });
+    expect(failed.errors[0]).toMatchObject({
+      kind: 'failed',
+      worker: 'loop-1',
+      stack: expect.stringContaining('RangeError: out of range'),
+    });
 
     abort.abort();
     await worker.done;
@@ -93,10 +98,14 @@ describe('runWorker', () => {
     const queue = 'loop-stop';
     const held = gate();
     const first = await enqueue(queue);
-    const worker = start(queue, async () => {
-      await held.promise;
-      return 'finished';
-    }, { client, idleBackoff: { minMs: 10, maxMs: 50 } });
+    const worker = start(
+      queue,
+      async () => {
+        await held.promise;
+        return 'finished';
+      },
+      { client, idleBackoff: { minMs: 10, maxMs: 50 } },
+    );
     await reach(first, JobStatus.RUNNING);
     const stopped = worker.stop();
     const second = await enqueue(queue);
@@ -111,16 +120,22 @@ describe('runWorker', () => {
     const queue = 'loop-grace';
     const id = await enqueue(queue);
     let reason: unknown;
-    const worker = start(queue, (_job, ctx) => {
-      ctx.signal.addEventListener('abort', () => (reason = ctx.signal.reason));
-      return new Promise(() => undefined); // ignores its signal and never settles
-    }, { client, shutdownGraceMs: 100, idleBackoff: { minMs: 10, maxMs: 50 } });
+    const worker = start(
+      queue,
+      (_job, ctx) => {
+        ctx.signal.addEventListener('abort', () => (reason = ctx.signal.reason));
+        return new Promise(() => undefined); // ignores its signal and never settles
+      },
+      { client, shutdownGraceMs: 100, idleBackoff: { minMs: 10, maxMs: 50 } },
+    );
     await reach(id, JobStatus.RUNNING);
     await worker.stop();
     expect(reason).toBeInstanceOf(WorkerStoppedError);
     const handedBack = await row(id);
     expect(handedBack).toMatchObject({ status: 'RETRYING', attempts: 0, lease_token: null });
-    expect(handedBack.errors).toEqual([expect.objectContaining({ kind: 'retry-later', error: expect.stringContaining('the job was handed back') })]);
+    expect(handedBack.errors).toEqual([
+      expect.objectContaining({ kind: 'retry-later', error: expect.stringContaining('the job was handed back') }),
+    ]);
     await t.jobs.cancel(id);
   });
 
@@ -129,16 +144,23 @@ describe('runWorker', () => {
     const id = await enqueue(queue);
     let reason: unknown;
     const aborted = gate();
-    const worker = start(queue, async (_job, ctx) => {
-      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-      reason = ctx.signal.reason;
-      aborted.open();
-      return 'too late';
-    }, { client, leaseMs: 1_500, heartbeatIntervalMs: 100, idleBackoff: { minMs: 10, maxMs: 50 }, onError: () => undefined });
+    const worker = start(
+      queue,
+      async (_job, ctx) => {
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+        reason = ctx.signal.reason;
+        aborted.open();
+        return 'too late';
+      },
+      { client, leaseMs: 1_500, heartbeatIntervalMs: 100, idleBackoff: { minMs: 10, maxMs: 50 }, onError: () => undefined },
+    );
     await reach(id, JobStatus.RUNNING);
     // As if the lease had expired and another worker had claimed the job: a token this worker does not hold.
     const foreign = randomUUID();
-    await t.sql.query(`UPDATE ${t.jobsTable} SET lease_token = $2, locked_by = 'someone-else', locked_until = now() + interval '1 hour' WHERE id = $1`, [id, foreign]);
+    await t.sql.query(
+      `UPDATE ${t.jobsTable} SET lease_token = $2, locked_by = 'someone-else', locked_until = now() + interval '1 hour' WHERE id = $1`,
+      [id, foreign],
+    );
     await aborted.promise;
     expect(reason).toBeInstanceOf(LeaseLostError);
     await worker.stop();

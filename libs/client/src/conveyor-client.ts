@@ -39,7 +39,10 @@ export class ConveyorClient {
 
   /** Submits many jobs, all or nothing; the answer is in request order. */
   async submitBatch(requests: JobRequest[], options: { signal?: AbortSignal } = {}): Promise<Job[]> {
-    const res = await this.http.request<{ jobs: Job[] }>('POST', '/jobs/batch', { body: { jobs: requests.map(toWire) }, signal: options.signal });
+    const res = await this.http.request<{ jobs: Job[] }>('POST', '/jobs/batch', {
+      body: { jobs: requests.map(toWire) },
+      signal: options.signal,
+    });
     return res.jobs;
   }
 

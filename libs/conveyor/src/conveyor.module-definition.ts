@@ -25,9 +25,6 @@ export const {
   .setExtras<ConveyorModuleExtras>({ dataSourceName: undefined }, (definition, extras) => ({
     ...definition,
     global: true,
-    providers: [
-      ...(definition.providers ?? []),
-      { provide: CONVEYOR_DATA_SOURCE, useExisting: getDataSourceToken(extras.dataSourceName) },
-    ],
+    providers: [...(definition.providers ?? []), { provide: CONVEYOR_DATA_SOURCE, useExisting: getDataSourceToken(extras.dataSourceName) }],
   }))
   .build();

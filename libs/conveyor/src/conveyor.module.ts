@@ -58,16 +58,15 @@ const engineModules = [
 @Module({
   imports: [...engineModules],
   providers: [
-    { provide: CONVEYOR_OPTIONS, inject: [CONVEYOR_MODULE_INPUT], useFactory: (input: ConveyorOptionsInput) => validateConveyorOptions(input) },
+    {
+      provide: CONVEYOR_OPTIONS,
+      inject: [CONVEYOR_MODULE_INPUT],
+      useFactory: (input: ConveyorOptionsInput) => validateConveyorOptions(input),
+    },
     ...core,
     MigrationRunner,
     WorkerOrchestrator,
   ],
-  exports: [
-    CONVEYOR_OPTIONS,
-    ...core,
-    WorkerOrchestrator,
-    ...engineModules,
-  ],
+  exports: [CONVEYOR_OPTIONS, ...core, WorkerOrchestrator, ...engineModules],
 })
 export class ConveyorModule extends ConveyorConfigurableModule {}

@@ -17,11 +17,7 @@ import { EmbeddedPostgresStartError } from './embedded-postgres-start.error';
  * - a postmaster for this directory runs orphaned: it is asked for a fast shutdown and awaited.
  *   PostgreSQL then recovers from its WAL on the next start as after any crash.
  */
-export async function clearStalePostmaster(
-  dataDir: string,
-  log: (message: string) => void,
-  shutdownTimeoutMs: number,
-): Promise<void> {
+export async function clearStalePostmaster(dataDir: string, log: (message: string) => void, shutdownTimeoutMs: number): Promise<void> {
   const pidFile = join(dataDir, 'postmaster.pid');
   const pid = await readPostmasterPid(pidFile);
   if (pid === undefined) return;

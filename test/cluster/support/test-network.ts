@@ -86,7 +86,10 @@ export class TestNetwork {
 
   /** Removes what earlier runs of this suite left behind (a run killed before its clean-up). */
   static sweep(): void {
-    const namespaces = execFileSync('ip', ['netns', 'list']).toString().split('\n').map((l) => l.split(' ')[0]);
+    const namespaces = execFileSync('ip', ['netns', 'list'])
+      .toString()
+      .split('\n')
+      .map((l) => l.split(' ')[0]);
     for (const ns of namespaces) if (ns.startsWith(PREFIX)) quiet(['ip', 'netns', 'del', ns]);
     const links = execFileSync('ip', ['-o', 'link', 'show']).toString().split('\n');
     for (const line of links) {
@@ -156,7 +159,9 @@ export class TestNetwork {
     try {
       execFileSync(file, args, { stdio: 'pipe' });
     } catch (err) {
-      throw new Error(`${file} ${args.join(' ')} failed: ${(err as { stderr?: Buffer }).stderr?.toString().trim() ?? (err as Error).message}`);
+      throw new Error(
+        `${file} ${args.join(' ')} failed: ${(err as { stderr?: Buffer }).stderr?.toString().trim() ?? (err as Error).message}`,
+      );
     }
   }
 }

@@ -28,8 +28,16 @@ export interface PageProblems {
  * A fresh page (its own context, so sessionStorage starts empty) that records uncaught errors and CSP
  * violations, for the tests to assert there were none.
  */
-export async function openPage(browser: Browser, baseUrl: string): Promise<{ page: Page; problems: PageProblems; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1360, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
+export async function openPage(
+  browser: Browser,
+  baseUrl: string,
+): Promise<{ page: Page; problems: PageProblems; close: () => Promise<void> }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 1360, height: 900 },
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
   const page = await context.newPage();
   const problems: PageProblems = { errors: [], cspViolations: [] };
   page.on('pageerror', (err) => problems.errors.push(err.message));

@@ -53,7 +53,11 @@ export class DemoChargeHandler extends JobHandlerHost<DemoPayload> {
     super();
   }
   handle(job: Job<DemoPayload>, ctx: JobContext) {
-    return run(job, ctx, this.gate, { chargeId: `ch_${job.id.replace(/-/g, '').slice(0, 14)}`, amount: job.payload.amount, currency: 'EUR' });
+    return run(job, ctx, this.gate, {
+      chargeId: `ch_${job.id.replace(/-/g, '').slice(0, 14)}`,
+      amount: job.payload.amount,
+      currency: 'EUR',
+    });
   }
 }
 

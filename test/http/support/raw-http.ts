@@ -12,7 +12,12 @@ export interface RawResponse {
  * POSTs JSON on a connection of its own (`agent: false`: no keep-alive pool, no socket reuse), so
  * concurrent calls reach the server the way independent clients would.
  */
-export function postJsonOnNewConnection(baseUrl: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function postJsonOnNewConnection(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(

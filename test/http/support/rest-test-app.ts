@@ -62,7 +62,12 @@ export async function createRestTestApp(label: string, options: Omit<TestAppOpti
     row: async (id) => (await rows('id = $1', [id]))[0],
     statusOf: async (id) => (await rows('id = $1', [id]))[0]?.status,
     invocations: async (id) =>
-      (await t.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`, [id])).rows[0].n,
-    close: () => (closed ??= t.close().then(() => recorder.end()).then(() => schema.drop())),
+      (await t.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`, [id]))
+        .rows[0].n,
+    close: () =>
+      (closed ??= t
+        .close()
+        .then(() => recorder.end())
+        .then(() => schema.drop())),
   };
 }

@@ -50,11 +50,16 @@ describe('loadAppConfig: logging', () => {
     expect(loadAppConfig({ NODE_ENV: 'production' }).app).toMatchObject({ logFormat: 'json', logLevel: 'log' });
     expect(loadAppConfig({}).app.logFormat).toBe('pretty');
     expect(loadAppConfig({ LOG_LEVEL: 'info' }).app.logLevel).toBe('log'); // the name JSON lines use for it
-    expect(loadAppConfig({ NODE_ENV: 'production', LOG_FORMAT: 'pretty', LOG_LEVEL: 'debug' }).app).toMatchObject({ logFormat: 'pretty', logLevel: 'debug' });
+    expect(loadAppConfig({ NODE_ENV: 'production', LOG_FORMAT: 'pretty', LOG_LEVEL: 'debug' }).app).toMatchObject({
+      logFormat: 'pretty',
+      logLevel: 'debug',
+    });
   });
 
   it('refuses an unknown level or format, naming the variable', () => {
-    expect(() => loadAppConfig({ LOG_LEVEL: 'trace' })).toThrow(/LOG_LEVEL: expected one of fatal, error, warn, log, debug, verbose, got "trace"/);
+    expect(() => loadAppConfig({ LOG_LEVEL: 'trace' })).toThrow(
+      /LOG_LEVEL: expected one of fatal, error, warn, log, debug, verbose, got "trace"/,
+    );
     expect(() => loadAppConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT: expected json or pretty/);
   });
 });

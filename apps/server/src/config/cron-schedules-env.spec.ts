@@ -12,7 +12,9 @@ describe('loadAppConfig: CRON_SCHEDULES', () => {
   });
 
   it('fails on text that is not JSON, naming CRON_SCHEDULES', () => {
-    expect(() => loadAppConfig({ CRON_SCHEDULES: '[{name: nightly}]' })).toThrow(/^Invalid environment variable CRON_SCHEDULES: expected JSON/);
+    expect(() => loadAppConfig({ CRON_SCHEDULES: '[{name: nightly}]' })).toThrow(
+      /^Invalid environment variable CRON_SCHEDULES: expected JSON/,
+    );
   });
 
   it.each([

@@ -1,12 +1,15 @@
 import { ENV_SETTINGS } from './env-settings';
 
 /** Markers around the generated table in docs/configuration.md. */
-export const CONFIG_TABLE_START = '<!-- config-table:start (generated from apps/server/src/config/env-settings.ts: npm run docs:config) -->';
+export const CONFIG_TABLE_START =
+  '<!-- config-table:start (generated from apps/server/src/config/env-settings.ts: npm run docs:config) -->';
 export const CONFIG_TABLE_END = '<!-- config-table:end -->';
 
 /** The configuration table of docs/configuration.md, rendered from the one list of settings so the two cannot drift apart. */
 export function renderConfigTable(): string {
-  const rows = ENV_SETTINGS.map((s) => `| \`${s.env}\` | ${s.default.startsWith('(') ? s.default : `\`${s.default}\``} | ${s.description} |`);
+  const rows = ENV_SETTINGS.map(
+    (s) => `| \`${s.env}\` | ${s.default.startsWith('(') ? s.default : `\`${s.default}\``} | ${s.description} |`,
+  );
   return ['| Variable | Default | What it does |', '| --- | --- | --- |', ...rows].join('\n');
 }
 

@@ -6,9 +6,7 @@ import { parseRetryAfter } from './retry-after';
 
 /** How one attempt left one document manager: an outcome, "busy until", or a failure to retry. */
 export type ManagerStep =
-  | { kind: 'done'; outcome: ManagerOutcome }
-  | { kind: 'busy'; until: Date; note: string }
-  | { kind: 'failed'; reason: string };
+  { kind: 'done'; outcome: ManagerOutcome } | { kind: 'busy'; until: Date; note: string } | { kind: 'failed'; reason: string };
 
 /** The document as every manager receives it. */
 export interface OutgoingDocument {
@@ -86,7 +84,8 @@ function otherAnswer(answer: Answer, target: string): ManagerStep {
     const until = parseRetryAfter(answer.retryAfter);
     if (until) return { kind: 'busy', until, note: `${target} answered ${status}` };
   }
-  if (status >= 300 && status < 400) return { kind: 'done', outcome: { outcome: 'rejected', status, reason: 'redirects are not followed' } };
+  if (status >= 300 && status < 400)
+    return { kind: 'done', outcome: { outcome: 'rejected', status, reason: 'redirects are not followed' } };
   if (status >= 400 && status < 500 && status !== 429) {
     return { kind: 'done', outcome: { outcome: 'rejected', status, reason: text || `${target} answered ${status}` } };
   }

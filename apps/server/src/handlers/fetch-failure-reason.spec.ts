@@ -12,7 +12,9 @@ describe('fetchFailureReason', () => {
     const attempts = new AggregateError([new Error('connect ECONNREFUSED ::1:9'), new Error('connect ECONNREFUSED 127.0.0.1:9')], '');
     const err = new TypeError('fetch failed', { cause: Object.assign(attempts, { code: 'ECONNREFUSED' }) });
     expect(fetchFailureReason(err)).toBe('AggregateError: connect ECONNREFUSED ::1:9; connect ECONNREFUSED 127.0.0.1:9');
-    expect(fetchFailureReason(new TypeError('fetch failed', { cause: withCode('socket hang up', 'ECONNRESET') }))).toBe('ECONNRESET socket hang up');
+    expect(fetchFailureReason(new TypeError('fetch failed', { cause: withCode('socket hang up', 'ECONNRESET') }))).toBe(
+      'ECONNRESET socket hang up',
+    );
   });
 
   it('keeps an error without a cause as it is', () => {

@@ -55,7 +55,9 @@ export class ForwardDocumentHandler extends JobHandlerHost<ForwardDocumentPayloa
 
     const of = `${managers.length} manager${managers.length === 1 ? '' : 's'}`;
     if (failed.length > 0) {
-      throw new DocumentForwardError(withProgress(`FORWARD_DOCUMENT ${documentId}: ${failed.length} of ${of} failed: ${listed(failed)}`, progress));
+      throw new DocumentForwardError(
+        withProgress(`FORWARD_DOCUMENT ${documentId}: ${failed.length} of ${of} failed: ${listed(failed)}`, progress),
+      );
     }
     if (busy.length > 0) {
       const until = new Date(Math.max(...busy.map((b) => b.until.getTime())));

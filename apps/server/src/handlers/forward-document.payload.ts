@@ -39,7 +39,9 @@ function IsNotSentWith(other: string, validationOptions?: ValidationOptions): Pr
       target: target.constructor,
       propertyName: propertyName as string,
       options: { message: `give either ${other} or $property, not both`, ...validationOptions },
-      validator: { validate: (value: unknown, args) => value === undefined || (args?.object as Record<string, unknown>)[other] === undefined },
+      validator: {
+        validate: (value: unknown, args) => value === undefined || (args?.object as Record<string, unknown>)[other] === undefined,
+      },
     });
 }
 

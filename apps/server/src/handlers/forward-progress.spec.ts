@@ -32,7 +32,9 @@ describe('forward progress', () => {
   });
 
   it('drops the reasons rather than the outcomes when they would not fit', () => {
-    const long: ForwardProgress = new Map(Array.from({ length: 20 }, (_, i) => [i, { outcome: 'rejected' as const, status: 400, reason: 'r'.repeat(200) }]));
+    const long: ForwardProgress = new Map(
+      Array.from({ length: 20 }, (_, i) => [i, { outcome: 'rejected' as const, status: 400, reason: 'r'.repeat(200) }]),
+    );
     const text = withProgress('s'.repeat(5_000), long);
 
     expect(text.length).toBeLessThan(3_900);

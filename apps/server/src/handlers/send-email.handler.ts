@@ -9,8 +9,7 @@ import { SendEmailPayload } from './send-email.payload';
 
 /** What SEND_EMAIL stores as its result. */
 export type SendEmailResult =
-  | { transport: 'smtp'; messageId: string; accepted: string[]; rejected: string[] }
-  | { transport: 'outbox'; path: string; note: string };
+  { transport: 'smtp'; messageId: string; accepted: string[]; rejected: string[] } | { transport: 'outbox'; path: string; note: string };
 
 /**
  * Sends an e-mail over SMTP when SMTP_URL is set. Without SMTP it writes the message as an .eml file
@@ -49,7 +48,8 @@ export class SendEmailHandler extends JobHandlerHost<SendEmailPayload, SendEmail
       };
     } catch (err) {
       const code = (err as { responseCode?: number }).responseCode;
-      if (code !== undefined && code >= 500) throw new PermanentJobError(`SMTP refused the message: ${(err as Error).message}`, { cause: err });
+      if (code !== undefined && code >= 500)
+        throw new PermanentJobError(`SMTP refused the message: ${(err as Error).message}`, { cause: err });
       throw err;
     }
   }

@@ -11,7 +11,18 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * Headers the HTTP client sets itself from the URL and body. fetch refuses several of them at run
  * time, and a wrong Content-Length or Host breaks the request: caught at submission instead.
  */
-const CLIENT_HEADERS = ['connection', 'content-length', 'expect', 'host', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const CLIENT_HEADERS = [
+  'connection',
+  'content-length',
+  'expect',
+  'host',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 
 function headerRule(name: string, message: string, validate: (value: object) => boolean, options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>

@@ -70,7 +70,11 @@ export class JobRun {
         const result = await this.race(Promise.resolve().then(() => settings.handler(job, context)));
         report = jsonSafe(result)
           ? () => settings.client.complete(job.id, job.leaseToken, result ?? null)
-          : () => settings.client.fail(job.id, job.leaseToken, { error: 'The handler returned a value JSON cannot hold', errorName: 'TypeError' });
+          : () =>
+              settings.client.fail(job.id, job.leaseToken, {
+                error: 'The handler returned a value JSON cannot hold',
+                errorName: 'TypeError',
+              });
       } catch (err) {
         if (this.lost) return;
         const reason = this.abort.signal.aborted ? this.abort.signal.reason : err;

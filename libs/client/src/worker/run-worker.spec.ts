@@ -23,7 +23,9 @@ describe('runWorker without a server', () => {
     let calls = 0;
     const fetchImpl = (async () => {
       calls++;
-      return calls === 1 ? json(503, { statusCode: 503, error: 'Service Unavailable', message: 'down' }, { 'retry-after': '0' }) : json(200, { jobs: [] });
+      return calls === 1
+        ? json(503, { statusCode: 503, error: 'Service Unavailable', message: 'down' }, { 'retry-after': '0' })
+        : json(200, { jobs: [] });
     }) as typeof fetch;
     const errors: unknown[] = [];
     const worker = runWorker('q', () => 'never', {
@@ -37,7 +39,19 @@ describe('runWorker without a server', () => {
   });
 
   it('aborts a running job and reports nothing once its lease may have lapsed while heartbeats cannot reach the server', async () => {
-    const job = { id: 'j1', queue: 'q', type: 'T', payload: {}, priority: 0, attempts: 1, maxAttempts: 5, runAt: '', createdAt: '', leaseToken: 't', lockedUntil: '' };
+    const job = {
+      id: 'j1',
+      queue: 'q',
+      type: 'T',
+      payload: {},
+      priority: 0,
+      attempts: 1,
+      maxAttempts: 5,
+      runAt: '',
+      createdAt: '',
+      leaseToken: 't',
+      lockedUntil: '',
+    };
     let claims = 0;
     const requests: string[] = [];
     const fetchImpl = (async (url: string | URL) => {
@@ -76,7 +90,11 @@ describe('failureReport', () => {
     const at = new Date('2030-01-01T00:00:00Z');
     expect(failureReport(new RetryLaterError(at, 'busy'))).toEqual({ error: 'busy', retryAt: at });
     expect(failureReport(new PermanentJobError('never'))).toMatchObject({ error: 'never', permanent: true, stack: expect.any(String) });
-    expect(failureReport(new TypeError('bad'))).toMatchObject({ error: 'bad', errorName: 'TypeError', stack: expect.stringContaining('TypeError: bad') });
+    expect(failureReport(new TypeError('bad'))).toMatchObject({
+      error: 'bad',
+      errorName: 'TypeError',
+      stack: expect.stringContaining('TypeError: bad'),
+    });
     expect(failureReport(new Error(''))).toMatchObject({ error: 'Error' });
     expect(failureReport({ code: 7 })).toEqual({ error: 'Non-error thrown: {"code":7}' });
     expect(failureReport('x'.repeat(10_000)).error.length).toBe(4_000);

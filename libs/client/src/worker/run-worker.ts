@@ -32,7 +32,11 @@ const MAX_ERROR_BACKOFF_MS = 30_000;
  * });
  * process.on('SIGTERM', () => void worker.stop());
  */
-export function runWorker<P = unknown, R = unknown>(queue: string, handler: WorkerHandler<P, R>, options: RunWorkerOptions = {}): WorkerHandle {
+export function runWorker<P = unknown, R = unknown>(
+  queue: string,
+  handler: WorkerHandler<P, R>,
+  options: RunWorkerOptions = {},
+): WorkerHandle {
   const client = options.client ?? (options.baseUrl ? new ConveyorClient({ baseUrl: options.baseUrl, apiKey: options.apiKey }) : null);
   if (!client) throw new TypeError('runWorker needs options.client or options.baseUrl');
   const concurrency = options.concurrency ?? 1;

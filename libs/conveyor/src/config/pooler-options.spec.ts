@@ -14,7 +14,9 @@ describe('pooler options', () => {
   });
 
   it('name the bad field, and never echo a URL (it may hold a password)', () => {
-    expect(() => validateConveyorOptions({ pooler: 'session' as never })).toThrow(new ConveyorConfigError('pooler', 'must be one of none, transaction, got "session"'));
+    expect(() => validateConveyorOptions({ pooler: 'session' as never })).toThrow(
+      new ConveyorConfigError('pooler', 'must be one of none, transaction, got "session"'),
+    );
     let error: unknown;
     try {
       validateConveyorOptions({ listenUrl: 'db.internal:5432 password=secret' });

@@ -23,8 +23,12 @@ export function validateCronSchedule(input: unknown, field: string, withType: bo
   if (withType && (typeof s.type !== 'string' || s.type.length === 0 || s.type.length > 200)) {
     throw new CronScheduleError(`${field}.type`, 'must be a job type (1-200 characters)');
   }
-  if (s.timezone !== undefined && typeof s.timezone !== 'string') throw new CronScheduleError(`${field}.timezone`, 'must be an IANA time zone name');
-  if (s.catchUp !== undefined && (typeof s.catchUp !== 'number' || !Number.isInteger(s.catchUp) || s.catchUp < 1 || s.catchUp > MAX_CATCH_UP)) {
+  if (s.timezone !== undefined && typeof s.timezone !== 'string')
+    throw new CronScheduleError(`${field}.timezone`, 'must be an IANA time zone name');
+  if (
+    s.catchUp !== undefined &&
+    (typeof s.catchUp !== 'number' || !Number.isInteger(s.catchUp) || s.catchUp < 1 || s.catchUp > MAX_CATCH_UP)
+  ) {
     throw new CronScheduleError(`${field}.catchUp`, `must be an integer between 1 and ${MAX_CATCH_UP}`);
   }
   if (typeof s.cron !== 'string') throw new CronScheduleError(`${field}.cron`, 'must be a cron expression such as "*/5 * * * *"');

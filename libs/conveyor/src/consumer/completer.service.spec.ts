@@ -8,7 +8,13 @@ import { FinishRow } from '../storage/statements/finish-row';
 import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
 
-const tables = { schema: '"s"', jobs: '"s"."conveyor_jobs"', queues: '"s"."conveyor_queues"', leadership: '"s"."conveyor_leadership"', key: 's' };
+const tables = {
+  schema: '"s"',
+  jobs: '"s"."conveyor_jobs"',
+  queues: '"s"."conveyor_queues"',
+  leadership: '"s"."conveyor_leadership"',
+  key: 's',
+};
 
 /** A write the test answers when it wants: the ids it carried, and how to end it. */
 interface Write {
@@ -26,7 +32,8 @@ function completerWith(options: Partial<ConveyorOptions>) {
         const ids = parseIds(values[0]);
         writes.push({
           ids,
-          answer: (which) => resolve({ rows: [{ written: which?.length ?? ids.length, which: which ?? null } satisfies FinishAnswer], rowCount: 1 }),
+          answer: (which) =>
+            resolve({ rows: [{ written: which?.length ?? ids.length, which: which ?? null } satisfies FinishAnswer], rowCount: 1 }),
           fail: reject,
         });
       }),
@@ -34,7 +41,9 @@ function completerWith(options: Partial<ConveyorOptions>) {
   const trigger = new ClaimTrigger();
   const waker = { capacityFreed: jest.fn(), jobsDueAt: jest.fn(), maintenanceRan: jest.fn() };
   trigger.attach(waker);
-  const completer = new Completer({ tables } as ConveyorDatabase, trigger, { ...conveyorDefaults(), ...options }, { runner } as unknown as WorkerConnection);
+  const completer = new Completer({ tables } as ConveyorDatabase, trigger, { ...conveyorDefaults(), ...options }, {
+    runner,
+  } as unknown as WorkerConnection);
   return { completer, writes, waker };
 }
 

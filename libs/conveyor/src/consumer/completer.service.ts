@@ -87,7 +87,9 @@ export class Completer {
       await Promise.race(this.inFlight);
     }
     if (this.queue.length > 0) {
-      this.logger.warn(`${this.queue.length} outcomes could not be written before shutdown; their leases will expire and the jobs run again.`);
+      this.logger.warn(
+        `${this.queue.length} outcomes could not be written before shutdown; their leases will expire and the jobs run again.`,
+      );
     }
   }
 
@@ -137,7 +139,13 @@ export class Completer {
   }
 
   private async write(batch: Pending[]): Promise<void> {
-    const { rows } = await run<FinishAnswer>(this.connection.runner, jobFinishMany(this.db.tables, batch.map((p) => p.row)));
+    const { rows } = await run<FinishAnswer>(
+      this.connection.runner,
+      jobFinishMany(
+        this.db.tables,
+        batch.map((p) => p.row),
+      ),
+    );
     const written = writtenAt(rows[0]);
     for (let i = 0; i < batch.length; i++) batch[i].done(written(i));
   }

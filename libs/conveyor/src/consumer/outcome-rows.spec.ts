@@ -45,7 +45,12 @@ describe('outcome rows', () => {
 
     it('an ordinary error: retried after the backoff while attempts remain', () => {
       const row = fail(new Error('boom'), { attempts: 2 });
-      expect(row).toMatchObject({ status: JobStatus.RETRYING, delay_ms: 2_000, error: 'Error: boom', entry: { kind: 'failed', attempt: 2 } });
+      expect(row).toMatchObject({
+        status: JobStatus.RETRYING,
+        delay_ms: 2_000,
+        error: 'Error: boom',
+        entry: { kind: 'failed', attempt: 2 },
+      });
       expect(row.refund).toBeUndefined();
       expect((row.entry as { stack?: string }).stack).toContain('boom');
     });
@@ -62,13 +67,21 @@ describe('outcome rows', () => {
     it('retry-later: back to waiting until its time, the attempt refunded and counted as a snooze', () => {
       const runAt = new Date(Date.now() + 60_000);
       const row = fail(new RetryLaterError(runAt));
-      expect(row).toMatchObject({ status: JobStatus.RETRYING, refund: 1, snoozed: 1, entry: { kind: 'retry-later', retryAt: runAt.toISOString() } });
+      expect(row).toMatchObject({
+        status: JobStatus.RETRYING,
+        refund: 1,
+        snoozed: 1,
+        entry: { kind: 'retry-later', retryAt: runAt.toISOString() },
+      });
       expect(row.delay_ms).toBeGreaterThan(59_000);
       expect(row.delay_ms).toBeLessThanOrEqual(60_000);
     });
 
     it('retry-later once the snooze cap is reached: dead', () => {
-      expect(fail(new RetryLaterError(1_000), { snoozes: MAX_SNOOZES })).toMatchObject({ status: JobStatus.DEAD, entry: { kind: 'snooze-cap' } });
+      expect(fail(new RetryLaterError(1_000), { snoozes: MAX_SNOOZES })).toMatchObject({
+        status: JobStatus.DEAD,
+        entry: { kind: 'snooze-cap' },
+      });
     });
 
     it('a permanent error: dead at once, whatever attempts remain', () => {

@@ -41,7 +41,15 @@ function poolWith(options: Partial<ConveyorOptions>, handlers: RegisteredHandler
   const waker = { capacityFreed: jest.fn(), jobsDueAt: jest.fn(), maintenanceRan: jest.fn() };
   trigger.attach(waker);
   const opts = { ...conveyorDefaults(), ...options };
-  const pool = new WorkerPool(opts, {} as ConveyorDatabase, registry, executor as unknown as JobExecutor, completer, new ConveyorEvents(), trigger);
+  const pool = new WorkerPool(
+    opts,
+    {} as ConveyorDatabase,
+    registry,
+    executor as unknown as JobExecutor,
+    completer,
+    new ConveyorEvents(),
+    trigger,
+  );
   return { pool, executor, completer, waker };
 }
 
@@ -52,7 +60,11 @@ describe('WorkerPool: a claim’s room', () => {
   });
 
   it('asks for concurrency + prefetch, at most one claim batch, for every type run here', () => {
-    const { pool } = poolWith({ concurrency: 4, prefetch: 2, claimBatchSize: 100, externalTypes: ['EXT'] }, [handler('A'), handler('B'), handler('EXT')]);
+    const { pool } = poolWith({ concurrency: 4, prefetch: 2, claimBatchSize: 100, externalTypes: ['EXT'] }, [
+      handler('A'),
+      handler('B'),
+      handler('EXT'),
+    ]);
     pool.start();
     expect(pool.claimRequest()).toEqual({ types: ['A', 'B'], excludedQueues: [], limit: 6 });
     expect(pool.claimWasCapped).toBe(false);

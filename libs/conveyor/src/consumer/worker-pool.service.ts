@@ -259,7 +259,7 @@ export class WorkerPool {
 
   private dispatch(): void {
     if (this.buffer.length === 0) return;
-    for (let i = 0; i < this.buffer.length && this.running < this.options.concurrency; ) {
+    for (let i = 0; i < this.buffer.length && this.running < this.options.concurrency;) {
       const held = this.buffer[i];
       if (!this.slotFor(held)) {
         i++;
@@ -329,20 +329,24 @@ export class WorkerPool {
   private finish(held: HeldJob, row: FinishRow): void {
     held.state = 'finishing';
     const durationMs = held.startedAt ? performance.now() - held.startedAt : 0;
-    this.completer.add(row, (written) => {
-      if (this.held.get(held.job.id) === held) this.held.delete(held.job.id);
-      this.changed();
-      if (written) {
-        const outcome = outcomeOf(row);
-        this.events.emit('finished', held.job, row.status, durationMs, outcome);
-        logOutcome(this.logger, held.job, row, this.options.workerId, durationMs, outcome);
-        // Back to waiting, due after the delay (by this host's clock: the database's is not known here).
-        if (row.delay_ms !== undefined && row.delay_ms !== null) this.trigger.jobsDueAt(Date.now() + row.delay_ms);
-      } else {
-        this.events.emit('stale', held.job.id, this.options.workerId);
-        this.logger.warn(jobLog('Stale outcome ignored: the claim was no longer ours', held.job, this.options.workerId));
-      }
-    }, held.job);
+    this.completer.add(
+      row,
+      (written) => {
+        if (this.held.get(held.job.id) === held) this.held.delete(held.job.id);
+        this.changed();
+        if (written) {
+          const outcome = outcomeOf(row);
+          this.events.emit('finished', held.job, row.status, durationMs, outcome);
+          logOutcome(this.logger, held.job, row, this.options.workerId, durationMs, outcome);
+          // Back to waiting, due after the delay (by this host's clock: the database's is not known here).
+          if (row.delay_ms !== undefined && row.delay_ms !== null) this.trigger.jobsDueAt(Date.now() + row.delay_ms);
+        } else {
+          this.events.emit('stale', held.job.id, this.options.workerId);
+          this.logger.warn(jobLog('Stale outcome ignored: the claim was no longer ours', held.job, this.options.workerId));
+        }
+      },
+      held.job,
+    );
   }
 
   /** Explicit heartbeat from a handler; throws when the claim is gone. One function for every attempt. */

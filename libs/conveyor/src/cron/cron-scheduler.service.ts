@@ -6,14 +6,7 @@ import { insertRows } from '../submission/insert-jobs';
 import { JobRequestValidator } from '../submission/job-request.validator';
 import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
 import { LogRecord } from '../observation/logging/log-record';
-import {
-  databaseClock,
-  NewJobRow,
-  run,
-  scheduleAdvanceMany,
-  scheduleInsertMissing,
-  scheduleLockMany,
-} from '../storage/statements';
+import { databaseClock, NewJobRow, run, scheduleAdvanceMany, scheduleInsertMissing, scheduleLockMany } from '../storage/statements';
 import { ResolvedSchedule, ScheduleRegistry } from './schedule-registry.service';
 
 /** Longest the timer sleeps, even when the next tick is further off: the clock offset is measured again. */
@@ -77,7 +70,9 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
   async onApplicationBootstrap(): Promise<void> {
     this.schedules = this.registry.resolve();
     if (this.schedules.length === 0) return;
-    this.logger.log(`Cron schedules: ${this.schedules.map((s) => `${s.name} (${s.type}, "${s.cron}" ${s.expression.timezone})`).join(', ')}`);
+    this.logger.log(
+      `Cron schedules: ${this.schedules.map((s) => `${s.name} (${s.type}, "${s.cron}" ${s.expression.timezone})`).join(', ')}`,
+    );
     await this.tick();
   }
 
@@ -102,7 +97,9 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
     } catch (err) {
       this.failures++;
       const pause = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (this.failures - 1));
-      this.logger.warn(new LogRecord('Cron round failed; trying again', { retryInMs: pause, failures: this.failures, error: (err as Error).message }));
+      this.logger.warn(
+        new LogRecord('Cron round failed; trying again', { retryInMs: pause, failures: this.failures, error: (err as Error).message }),
+      );
       next = this.databaseNow() + pause;
     }
     this.arm(next);
@@ -128,7 +125,15 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
       this.registered = true;
     }
     const { now, created } = await this.db.transaction(async (tx) => {
-      const locked = (await run<{ name: string; last_tick: Date }>(tx, scheduleLockMany(t, this.schedules.map((s) => s.name)))).rows;
+      const locked = (
+        await run<{ name: string; last_tick: Date }>(
+          tx,
+          scheduleLockMany(
+            t,
+            this.schedules.map((s) => s.name),
+          ),
+        )
+      ).rows;
       // A progress row deleted by hand is recreated (from now) on the next round.
       if (locked.length < this.schedules.length) this.registered = false;
       const now = await this.measureClock(tx);
@@ -145,7 +150,9 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
         }
         if (ticks.length === 0) continue;
         for (const tick of ticks) {
-          rows.push(this.validator.toRow({ type: s.type, payload: s.payload, runAt: tick.toISOString(), idempotencyKey: cronJobKey(s.name, tick) }));
+          rows.push(
+            this.validator.toRow({ type: s.type, payload: s.payload, runAt: tick.toISOString(), idempotencyKey: cronJobKey(s.name, tick) }),
+          );
         }
         advances.push({ name: s.name, tick: ticks[ticks.length - 1], cron: s.cron });
       }
@@ -157,7 +164,8 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
     if (created.length > 0) {
       const jobs = created.map((r) => mapJobRow(r));
       this.events.emit('submitted', jobs);
-      for (const job of jobs) this.logger.debug(new LogRecord('Enqueued a scheduled job', { jobId: job.id, type: job.type, key: job.idempotencyKey }));
+      for (const job of jobs)
+        this.logger.debug(new LogRecord('Enqueued a scheduled job', { jobId: job.id, type: job.type, key: job.idempotencyKey }));
     }
     return Math.min(...this.schedules.map((s) => s.expression.next(now).getTime()));
   }

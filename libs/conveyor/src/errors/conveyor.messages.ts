@@ -6,12 +6,10 @@ export const MESSAGES = {
     `${cls} is decorated with @JobHandler('${type}') but has no handle(job, context) method. Extend JobHandlerHost.`,
   unknownType: (type: string) => `Unknown job type "${type}": no handler is registered for it.`,
   jobNotFound: (id: string) => `Job ${id} does not exist.`,
-  cannotCancel: (status: string) =>
-    `Only SCHEDULED, PENDING or RETRYING jobs can be cancelled; this job is ${status}.`,
+  cannotCancel: (status: string) => `Only SCHEDULED, PENDING or RETRYING jobs can be cancelled; this job is ${status}.`,
   cannotRetry: (status: string) => `Only DEAD or CANCELLED jobs can be retried; this job is ${status}.`,
   cannotPurge: (status: string) => `Only COMPLETED, DEAD or CANCELLED jobs can be deleted; this job is ${status}.`,
-  idempotencyMismatch: (key: string) =>
-    `Idempotency key "${key}" was already used for a different request.`,
+  idempotencyMismatch: (key: string) => `Idempotency key "${key}" was already used for a different request.`,
   invalidPayload: (type: string) => `The payload does not fit job type "${type}".`,
   /** The sweeper appends the worker id and a full stop in SQL. */
   leaseExpiredPrefix: 'Lease expired while held by ',
@@ -25,8 +23,7 @@ export const MESSAGES = {
     'retry this job once that one has finished, or cancel it.',
   bulkRetryUniqueKeyRace:
     'A job with the unique key of one of these jobs was submitted while they were being retried; nothing changed. Try again.',
-  uniqueKeyContention: (key: string) =>
-    `Jobs holding key "${key}" kept finishing while this submission was answered; try again.`,
+  uniqueKeyContention: (key: string) => `Jobs holding key "${key}" kept finishing while this submission was answered; try again.`,
   notExternalType: (type: string) => `"${type}" is not a declared external type (EXTERNAL_TYPES / externalTypes).`,
   leaseNotHeld: (id: string, status: string) =>
     `Job ${id} is not RUNNING under this lease token (it is ${status}): the lease expired and the job was rescued, ` +

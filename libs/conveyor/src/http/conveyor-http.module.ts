@@ -26,7 +26,15 @@ import { validateConveyorHttpOptions } from './options/validate-conveyor-http-op
  */
 @Module({
   imports: [TerminusModule],
-  controllers: [JobsController, QueuesController, HealthController, MetricsController, ExternalWorkersController, DashboardController, ApiDocsController],
+  controllers: [
+    JobsController,
+    QueuesController,
+    HealthController,
+    MetricsController,
+    ExternalWorkersController,
+    DashboardController,
+    ApiDocsController,
+  ],
   providers: [
     // No mount path unless forRoot({ path }) gives one (its provider, added after this one, takes its place).
     { provide: CONVEYOR_HTTP_MOUNT_PATH, useValue: '' },
@@ -34,8 +42,7 @@ import { validateConveyorHttpOptions } from './options/validate-conveyor-http-op
       provide: CONVEYOR_HTTP_SETTINGS,
       inject: [{ token: CONVEYOR_HTTP_MODULE_INPUT, optional: true }],
       // No input at all is the plain static import, which keeps its historical meaning: no limit either.
-      useFactory: (input?: ConveyorHttpOptions): ConveyorHttpSettings =>
-        validateConveyorHttpOptions(input ?? { rateLimit: false }),
+      useFactory: (input?: ConveyorHttpOptions): ConveyorHttpSettings => validateConveyorHttpOptions(input ?? { rateLimit: false }),
     },
     ApiKeyAuthenticator,
     RateLimitGuard,

@@ -5,7 +5,20 @@ import { SubmitJobEnvelope } from './submit-job-envelope';
 
 /** Values near and across every bound the DTO checks, plus odd types. */
 const anyValue = fc.oneof(
-  fc.constantFrom(undefined, null, '', ' ', 'x'.repeat(200), 'x'.repeat(201), 'x'.repeat(255), 'x'.repeat(256), '\uFE0F', 'é', 'a b', 'q:1.-_'),
+  fc.constantFrom(
+    undefined,
+    null,
+    '',
+    ' ',
+    'x'.repeat(200),
+    'x'.repeat(201),
+    'x'.repeat(255),
+    'x'.repeat(256),
+    '\uFE0F',
+    'é',
+    'a b',
+    'q:1.-_',
+  ),
   fc.string({ maxLength: 260 }),
   fc.string({ unit: 'binary', maxLength: 10 }),
   fc.integer({ min: -2_000_000, max: 2_000_000 }),
@@ -44,6 +57,8 @@ describe('isPlainlyValidEnvelope', () => {
 
   it('takes the ordinary submission', () => {
     expect(isPlainlyValidEnvelope({ type: 'SEND_EMAIL', payload: { to: 'a@b.c' } })).toBe(true);
-    expect(isPlainlyValidEnvelope({ type: 'SEND_EMAIL', payload: {}, queue: 'emails', priority: 5, maxAttempts: 3, idempotencyKey: 'k-1' })).toBe(true);
+    expect(
+      isPlainlyValidEnvelope({ type: 'SEND_EMAIL', payload: {}, queue: 'emails', priority: 5, maxAttempts: 3, idempotencyKey: 'k-1' }),
+    ).toBe(true);
   });
 });

@@ -4,7 +4,13 @@ import { jobInsertMany, NewJobRow, SqlTables } from '../storage/statements';
 import { insertJobs } from './insert-jobs';
 import { JobRow } from '../storage/statements/job-row.mapper';
 
-const tables: SqlTables = { schema: '"s"', jobs: '"s".conveyor_jobs', queues: '"s".conveyor_queues', leadership: '"s".conveyor_leadership', key: 'k' };
+const tables: SqlTables = {
+  schema: '"s"',
+  jobs: '"s".conveyor_jobs',
+  queues: '"s".conveyor_queues',
+  leadership: '"s".conveyor_leadership',
+  key: 'k',
+};
 
 let ids = 0;
 
@@ -59,7 +65,15 @@ describe('insertJobs', () => {
       [a.id, '1', { n: 1 }, 'default'],
       [b.id, '2', { n: 2 }, 'q'],
     ]);
-    expect(answers[0]).toMatchObject({ status: 'PENDING', attempts: 0, version: 1, errors: [], run_at: now, created_at: now, updated_at: now });
+    expect(answers[0]).toMatchObject({
+      status: 'PENDING',
+      attempts: 0,
+      version: 1,
+      errors: [],
+      run_at: now,
+      created_at: now,
+      updated_at: now,
+    });
     // Each row has Dates of its own: a caller changing one changes no other job.
     expect(answers[0].run_at).not.toBe(answers[1].run_at);
     expect(created).toHaveLength(2);

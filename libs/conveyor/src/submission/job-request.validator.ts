@@ -75,7 +75,8 @@ export class JobRequestValidator {
 
     // Copy only known own fields: never hand attacker-chosen keys to class-transformer.
     const dto = new SubmitJobEnvelope();
-    for (const k of ENVELOPE_KEYS) if (Object.prototype.hasOwnProperty.call(raw, k)) (dto as unknown as Record<string, unknown>)[k] = raw[k];
+    for (const k of ENVELOPE_KEYS)
+      if (Object.prototype.hasOwnProperty.call(raw, k)) (dto as unknown as Record<string, unknown>)[k] = raw[k];
     if (!isPlainlyValidEnvelope(dto as unknown as Record<string, unknown>)) {
       problems.push(...flatten(validateSync(dto), path));
       problems.push(...unstorableStrings(dto, path));

@@ -5,12 +5,7 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
-import {
-  JobNotFoundError,
-  JobStateConflictError,
-  JobValidationError,
-  UniqueKeyConflictError,
-} from '../errors/job-request.errors';
+import { JobNotFoundError, JobStateConflictError, JobValidationError, UniqueKeyConflictError } from '../errors/job-request.errors';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import {
   jobCancel,

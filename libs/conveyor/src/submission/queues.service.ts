@@ -68,7 +68,11 @@ export class QueuesService {
     for (const r of rows) {
       let q = byQueue.get(r.queue);
       if (!q) {
-        const perMinute = Array.from({ length: minutes }, (_, i) => ({ minute: new Date(since + i * MINUTE_MS).toISOString(), completed: 0, failed: 0 }));
+        const perMinute = Array.from({ length: minutes }, (_, i) => ({
+          minute: new Date(since + i * MINUTE_MS).toISOString(),
+          completed: 0,
+          failed: 0,
+        }));
         q = { name: r.queue, perMinute };
         byQueue.set(r.queue, q);
       }

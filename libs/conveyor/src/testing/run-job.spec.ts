@@ -19,7 +19,11 @@ class ScriptedHandler extends JobHandlerHost<{ n: number }, unknown> {
 
 describe('runJob', () => {
   it('returns the handler result as completed, with the payload and attempt the handler saw', async () => {
-    const run = await runJob(new ScriptedHandler((job, ctx) => ({ doubled: job.payload.n * 2, attempt: ctx.attempt })), { n: 21 }, { attempt: 3 });
+    const run = await runJob(
+      new ScriptedHandler((job, ctx) => ({ doubled: job.payload.n * 2, attempt: ctx.attempt })),
+      { n: 21 },
+      { attempt: 3 },
+    );
     expect(run).toMatchObject({ kind: 'completed', result: { doubled: 42, attempt: 3 } });
     expect(run.job.payload).toEqual({ n: 21 });
   });
@@ -36,8 +40,13 @@ describe('runJob', () => {
 
   it('classifies the control errors: permanent, retry-later with its time, cancelled', async () => {
     const at = new Date(Date.now() + 60_000);
-    expect(await runJob(new ScriptedHandler(() => Promise.reject(new PermanentJobError('bad input'))), { n: 1 })).toMatchObject({ kind: 'permanent' });
-    expect(await runJob(new ScriptedHandler(() => Promise.reject(new RetryLaterError(at))), { n: 1 })).toMatchObject({ kind: 'retry-later', runAt: at });
+    expect(await runJob(new ScriptedHandler(() => Promise.reject(new PermanentJobError('bad input'))), { n: 1 })).toMatchObject({
+      kind: 'permanent',
+    });
+    expect(await runJob(new ScriptedHandler(() => Promise.reject(new RetryLaterError(at))), { n: 1 })).toMatchObject({
+      kind: 'retry-later',
+      runAt: at,
+    });
     expect(await runJob(new ScriptedHandler(() => Promise.reject(new CancelJobError())), { n: 1 })).toMatchObject({ kind: 'cancelled' });
   });
 

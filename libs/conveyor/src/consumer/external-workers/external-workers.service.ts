@@ -67,7 +67,9 @@ export class ExternalWorkers {
     const types = request.types ?? this.options.externalTypes;
     const undeclared = types.filter((t) => !this.options.externalTypes.includes(t));
     if (undeclared.length > 0) {
-      throw new JobValidationError('Invalid claim: types', [{ field: 'types', problems: undeclared.map((t) => MESSAGES.notExternalType(t)) }]);
+      throw new JobValidationError('Invalid claim: types', [
+        { field: 'types', problems: undeclared.map((t) => MESSAGES.notExternalType(t)) },
+      ]);
     }
     if (types.length === 0) return [];
     const limit = Math.min(request.max, this.options.claimBatchSize);

@@ -31,7 +31,11 @@ export class ApiKeyGuard implements CanActivate {
     const auth = this.authenticator.authenticate(http.getRequest<HttpRequestLike>());
     if ('problem' in auth) {
       const invalid = auth.problem === 'invalid';
-      this.adapterHost.httpAdapter.setHeader(http.getResponse(), 'WWW-Authenticate', `Bearer realm="conveyor"${invalid ? ', error="invalid_token"' : ''}`);
+      this.adapterHost.httpAdapter.setHeader(
+        http.getResponse(),
+        'WWW-Authenticate',
+        `Bearer realm="conveyor"${invalid ? ', error="invalid_token"' : ''}`,
+      );
       throw new UnauthorizedException(invalid ? HTTP_MESSAGES.invalidKey : HTTP_MESSAGES.missingKey);
     }
     const required = this.reflector.getAllAndOverride(RequiresRole, targets) ?? 'admin';

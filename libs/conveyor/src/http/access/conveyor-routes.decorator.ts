@@ -9,4 +9,5 @@ import { RateLimitGuard } from './rate-limit.guard';
  * by Conveyor. The rate limit comes first, so guessing keys is limited too. A host's own global guards and
  * filters still run as Nest orders them: its guards before these, this filter before its filters.
  */
-export const ConveyorRoutes = (): ClassDecorator => applyDecorators(UseGuards(RateLimitGuard, ApiKeyGuard), UseFilters(ConveyorExceptionFilter));
+export const ConveyorRoutes = (): ClassDecorator =>
+  applyDecorators(UseGuards(RateLimitGuard, ApiKeyGuard), UseFilters(ConveyorExceptionFilter));

@@ -5,7 +5,14 @@ import { ConveyorRoutes } from '../access/conveyor-routes.decorator';
 import { Public } from '../access/public.decorator';
 import { ApiDocsService } from '../openapi/api-docs.service';
 import { API_DOCS_PATH, API_DOCS_TITLE } from '../openapi/api-docs.constants';
-import { contentTypeOf, readSwaggerUiFile, SWAGGER_UI_FILES, SWAGGER_UI_INIT, SWAGGER_UI_INIT_FILE, swaggerUiPage } from '../openapi/swagger-ui-files';
+import {
+  contentTypeOf,
+  readSwaggerUiFile,
+  SWAGGER_UI_FILES,
+  SWAGGER_UI_INIT,
+  SWAGGER_UI_INIT_FILE,
+  swaggerUiPage,
+} from '../openapi/swagger-ui-files';
 
 const DOCS = API_DOCS_PATH.slice(1);
 

@@ -63,6 +63,10 @@ export class DashboardController {
     const http = this.adapterHost.httpAdapter;
     const content = readFileSync(join(ASSETS_DIR, file));
     http.setHeader(res, 'Cache-Control', 'no-cache');
-    http.reply(res, new StreamableFile(content, { type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', length: content.length }), 200);
+    http.reply(
+      res,
+      new StreamableFile(content, { type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', length: content.length }),
+      200,
+    );
   }
 }

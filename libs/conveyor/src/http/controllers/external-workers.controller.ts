@@ -5,14 +5,24 @@ import { ExternalWorkers } from '../../consumer/external-workers/external-worker
 import { ExternalLease, ExternalOutcome } from '../../consumer/external-workers/external-outcome.interface';
 import { Job } from '../../job/job';
 import { readCompleteJobBody } from '../pipes/complete-job-body.reader';
-import { ClaimedJobDto, ClaimedJobsDto, ClaimJobsDto, CompleteJobDto, FailJobDto, HeartbeatJobDto, JobLeaseDto, JobOutcomeDto } from '../dto';
+import {
+  ClaimedJobDto,
+  ClaimedJobsDto,
+  ClaimJobsDto,
+  CompleteJobDto,
+  FailJobDto,
+  HeartbeatJobDto,
+  JobLeaseDto,
+  JobOutcomeDto,
+} from '../dto';
 import { JobIdPipe } from '../pipes/job-id.pipe';
 import { ApiAccess, ApiErrors } from '../openapi';
 import { QueueNamePipe } from '../pipes/queue-name.pipe';
 import { conveyorValidationPipe } from '../pipes/validation.pipe';
 import { ConveyorRoutes } from '../access/conveyor-routes.decorator';
 
-const CONFLICT = 'The job is not RUNNING under this lease token (the lease expired and the job was rescued, or its outcome was already reported); nothing changed.';
+const CONFLICT =
+  'The job is not RUNNING under this lease token (the lease expired and the job was rescued, or its outcome was already reported); nothing changed.';
 const JOB_ID = ApiParam({ name: 'id', format: 'uuid', description: 'The claimed job.' });
 
 /**
@@ -39,10 +49,7 @@ export class ExternalWorkersController {
   @ApiParam({ name: 'queue', description: 'Queue name: 1-200 of letters, digits, _ . : -' })
   @ApiResponse({ status: 200, description: 'The claimed jobs (possibly none).', type: ClaimedJobsDto })
   @ApiErrors({ 400: 'An invalid queue name or field (`details` names it), or a type that is not declared external.', 413: true, 503: true })
-  async claim(
-    @Param('queue', QueueNamePipe) queue: string,
-    @Body(conveyorValidationPipe()) body: ClaimJobsDto,
-  ): Promise<ClaimedJobsDto> {
+  async claim(@Param('queue', QueueNamePipe) queue: string, @Body(conveyorValidationPipe()) body: ClaimJobsDto): Promise<ClaimedJobsDto> {
     const jobs = await this.workers.claim(queue, { workerId: body.workerId, max: body.max ?? 1, leaseMs: body.leaseMs, types: body.types });
     return { jobs: jobs.map(toClaimedJob) };
   }
@@ -89,7 +96,9 @@ export class ExternalWorkersController {
       throw new JobValidationError('Invalid request: retryAt', [{ field: 'retryAt', problems: ['is not a real date-time'] }]);
     }
     if (retryAt && body.permanent) {
-      throw new JobValidationError('Invalid request: retryAt', [{ field: 'retryAt', problems: ['give either retryAt or permanent, not both'] }]);
+      throw new JobValidationError('Invalid request: retryAt', [
+        { field: 'retryAt', problems: ['give either retryAt or permanent, not both'] },
+      ]);
     }
     return this.workers.fail(id, body.leaseToken, {
       error: body.error,

@@ -48,12 +48,24 @@ export class JobsController {
    */
   @Post()
   @ApiAccess('producer')
-  @ApiOperation({ summary: 'Submit a job', description: 'The payload is validated against the handler of its type before anything is stored.' })
+  @ApiOperation({
+    summary: 'Submit a job',
+    description: 'The payload is validated against the handler of its type before anything is stored.',
+  })
   @ApiBody({ type: SubmitJobDto })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as the `idempotencyKey` field (they must agree if both are sent).' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Same as the `idempotencyKey` field (they must agree if both are sent).',
+  })
   @ApiCreatedResponse({ type: JobDto, description: 'The job was created.' })
   @ApiOkResponse({ type: JobDto, description: 'The idempotency key was already used with the same request: the earlier job.' })
-  @ApiErrors({ 400: 'Unknown type, or an invalid field or payload: `details` names each.', 409: 'The idempotency key was used for a different request.', 413: true, 503: true })
+  @ApiErrors({
+    400: 'Unknown type, or an invalid field or payload: `details` names each.',
+    409: 'The idempotency key was used for a different request.',
+    413: true,
+    503: true,
+  })
   async submit(
     @Body() body: unknown,
     @Headers('idempotency-key') headerKey: string | undefined,
@@ -69,16 +81,26 @@ export class JobsController {
   @Post('batch')
   @ApiAccess('producer')
   @ApiOperation({ summary: 'Submit many jobs at once', description: 'All or nothing, with one multi-row statement.' })
-  @ApiBody({ schema: { type: 'object', required: ['jobs'], properties: { jobs: { type: 'array', items: { $ref: getSchemaPath(SubmitJobDto) } } } } })
+  @ApiBody({
+    schema: { type: 'object', required: ['jobs'], properties: { jobs: { type: 'array', items: { $ref: getSchemaPath(SubmitJobDto) } } } },
+  })
   @ApiCreatedResponse({ type: JobBatchDto, description: 'Every job, in request order (earlier jobs for repeated idempotency keys).' })
-  @ApiErrors({ 400: 'Invalid batch: `details` names `jobs[i].field`.', 409: 'An idempotency key was used for a different request.', 413: true, 503: true })
+  @ApiErrors({
+    400: 'Invalid batch: `details` names `jobs[i].field`.',
+    409: 'An idempotency key was used for a different request.',
+    413: true,
+    503: true,
+  })
   async submitBatch(@Body() body: unknown): Promise<{ jobs: JobView[] }> {
     if (body === null || typeof body !== 'object' || Array.isArray(body) || !('jobs' in body)) {
       throw new JobValidationError('Invalid batch', [{ field: 'jobs', problems: ['is required: { "jobs": [ ... ] }'] }]);
     }
     const extra = Object.keys(body).filter((k) => k !== 'jobs');
     if (extra.length > 0) {
-      throw new JobValidationError('Invalid batch', extra.map((field) => ({ field, problems: ['is not a known field'] })));
+      throw new JobValidationError(
+        'Invalid batch',
+        extra.map((field) => ({ field, problems: ['is not a known field'] })),
+      );
     }
     const jobs = await this.jobs.submitBatch((body as { jobs: unknown }).jobs);
     return { jobs: jobs.map(toJobView) };
@@ -94,7 +116,12 @@ export class JobsController {
   })
   @ApiBody({ type: RetryJobsDto })
   @ApiOkResponse({ type: BulkRetryResultDto })
-  @ApiErrors({ 400: true, 409: 'A job with the unique key of one of them was submitted meanwhile; nothing changed, try again.', 413: true, 503: true })
+  @ApiErrors({
+    400: true,
+    409: 'A job with the unique key of one of them was submitted meanwhile; nothing changed, try again.',
+    413: true,
+    503: true,
+  })
   retryMany(@Body(conveyorValidationPipe()) body: RetryJobsDto): Promise<BulkRetryResult> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new JobValidationError('Invalid retry filter', [{ field: 'body', problems: ['must be a JSON object, {} for every DEAD job'] }]);
@@ -136,10 +163,18 @@ export class JobsController {
   @Post(':id/retry')
   @ApiAccess('admin')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Retry a DEAD or CANCELLED job', description: 'Back to PENDING with a fresh attempt budget; the error history is kept.' })
+  @ApiOperation({
+    summary: 'Retry a DEAD or CANCELLED job',
+    description: 'Back to PENDING with a fresh attempt budget; the error history is kept.',
+  })
   @JOB_ID
   @ApiOkResponse({ type: JobDto, description: 'The job, PENDING again.' })
-  @ApiErrors({ 400: 'The id is not a UUID.', 404: true, 409: 'The job is neither DEAD nor CANCELLED, or a newer waiting or running job holds its unique key.', 503: true })
+  @ApiErrors({
+    400: 'The id is not a UUID.',
+    404: true,
+    409: 'The job is neither DEAD nor CANCELLED, or a newer waiting or running job holds its unique key.',
+    503: true,
+  })
   async retry(@Param('id', JobIdPipe) id: string): Promise<JobView> {
     return toJobView(await this.jobs.retry(id));
   }

@@ -21,7 +21,10 @@ export class QueuesController {
   /** Per queue: counts by status, ready jobs and the age of the oldest one, paused or not. */
   @Get()
   @ApiAccess('producer')
-  @ApiOperation({ summary: 'List queues', description: 'Per queue: jobs by status, ready jobs and the age of the oldest one, paused or not.' })
+  @ApiOperation({
+    summary: 'List queues',
+    description: 'Per queue: jobs by status, ready jobs and the age of the oldest one, paused or not.',
+  })
   @ApiOkResponse({ type: QueueListDto })
   @ApiErrors({ 503: true })
   async list(): Promise<{ queues: QueueSummary[] }> {
@@ -31,7 +34,10 @@ export class QueuesController {
   /** Finished jobs per queue and minute, read from the partial indexes on finished jobs. */
   @Get('throughput')
   @ApiAccess('producer')
-  @ApiOperation({ summary: 'Jobs finished per queue and minute', description: 'COMPLETED and DEAD jobs per minute over the last `minutes` minutes, every minute present.' })
+  @ApiOperation({
+    summary: 'Jobs finished per queue and minute',
+    description: 'COMPLETED and DEAD jobs per minute over the last `minutes` minutes, every minute present.',
+  })
   @ApiOkResponse({ type: ThroughputReportDto })
   @ApiErrors({ 400: 'A bad `minutes`.', 503: true })
   throughput(@Query(conveyorValidationPipe()) query: ThroughputQueryDto): Promise<ThroughputReport> {
@@ -42,7 +48,10 @@ export class QueuesController {
   @Post(':queue/pause')
   @ApiAccess('admin')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Pause a queue', description: 'It keeps accepting jobs, but no instance claims from it. Pausing twice is no error.' })
+  @ApiOperation({
+    summary: 'Pause a queue',
+    description: 'It keeps accepting jobs, but no instance claims from it. Pausing twice is no error.',
+  })
   @QUEUE
   @ApiOkResponse({ type: QueuePausedDto })
   @ApiErrors({ 400: 'A malformed queue name.', 503: true })

@@ -53,7 +53,7 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
         typeof response === 'string'
           ? response
           : Array.isArray((response as { message?: unknown }).message)
-            ? ((response as { message: string[] }).message).join('; ')
+            ? (response as { message: string[] }).message.join('; ')
             : String((response as { message?: unknown }).message ?? exception.message);
       return errorBody(status, message);
     }

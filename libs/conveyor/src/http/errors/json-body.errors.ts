@@ -18,5 +18,6 @@ export const JSON_BODY_ERRORS = {
     errorBody(400, `Request body is not valid ${encoding} data`, [{ field: 'body', problems: [`is not valid ${encoding} data`] }]),
   sizeMismatch: (): ErrorBody =>
     errorBody(400, 'Request body size did not match Content-Length', [{ field: 'content-length', problems: ['does not match the body'] }]),
-  malformedPath: (): ErrorBody => errorBody(400, 'Malformed URL path', [{ field: 'path', problems: ['is not valid percent-encoded UTF-8'] }]),
+  malformedPath: (): ErrorBody =>
+    errorBody(400, 'Malformed URL path', [{ field: 'path', problems: ['is not valid percent-encoded UTF-8'] }]),
 };

@@ -24,4 +24,3 @@ export class ApiDocsService {
     return (this.built ??= this.build?.());
   }
 }
-

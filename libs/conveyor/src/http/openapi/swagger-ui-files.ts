@@ -7,7 +7,13 @@ import { dirname, extname, join } from 'node:path';
  * relative to the page at `…/docs` (no trailing slash): the files at `docs/<file>`, the document at `docs-json`,
  * so the UI works under any global prefix, module path or proxy prefix, like the dashboard.
  */
-export const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png'];
+export const SWAGGER_UI_FILES = [
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'favicon-32x32.png',
+  'favicon-16x16.png',
+];
 
 /** Conveyor's own script: a file rather than inline, so helmet's Content-Security-Policy needs no exception. */
 export const SWAGGER_UI_INIT_FILE = 'swagger-ui-init.js';

@@ -57,7 +57,10 @@ function rootsOf(controller: Type<unknown>): string[] {
 
 function pathsOf(metadata: unknown): string[] {
   const paths = Array.isArray(metadata) ? metadata : [metadata];
-  return paths.filter((p): p is string => typeof p === 'string').map(trimSlashes).filter(Boolean);
+  return paths
+    .filter((p): p is string => typeof p === 'string')
+    .map(trimSlashes)
+    .filter(Boolean);
 }
 
 function trimSlashes(path: string): string {

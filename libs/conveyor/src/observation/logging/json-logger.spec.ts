@@ -112,7 +112,11 @@ describe('JsonLogger', () => {
 
 describe('LogRecord with the default ConsoleLogger', () => {
   it('renders as one readable line: the message, then key=value pairs, stacks below', () => {
-    const record = jobLog('Job is dead', job, 'w1', { error: 'Error: no route', durationMs: 12, stack: 'Error: no route\n    at x (y.ts:1:2)' });
+    const record = jobLog('Job is dead', job, 'w1', {
+      error: 'Error: no route',
+      durationMs: 12,
+      stack: 'Error: no route\n    at x (y.ts:1:2)',
+    });
     expect(String(record)).toBe(
       `Job is dead jobId=${job.id} type=SEND_EMAIL attempt=2 worker=w1 error="Error: no route" durationMs=12\n  stack: Error: no route\n      at x (y.ts:1:2)`,
     );

@@ -132,6 +132,12 @@ function stringify(line: LogFields): string {
       return value;
     });
   } catch (err) {
-    return JSON.stringify({ time: line.time, level: line.level, context: line.context, msg: String(line.msg), logError: (err as Error).message });
+    return JSON.stringify({
+      time: line.time,
+      level: line.level,
+      context: line.context,
+      msg: String(line.msg),
+      logError: (err as Error).message,
+    });
   }
 }

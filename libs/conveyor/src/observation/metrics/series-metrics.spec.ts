@@ -14,14 +14,31 @@ describe('SeriesHistogram', () => {
   it("renders exactly what prom-client's Histogram renders for the same observations", async () => {
     const ours = new Registry();
     const theirs = new Registry();
-    const h = new SeriesHistogram({ name: 'h', help: 'help text', labelNames: ['queue', 'type', 'outcome'], buckets: BUCKETS, registers: [ours] });
-    const p = new Histogram({ name: 'h', help: 'help text', labelNames: ['queue', 'type', 'outcome'], buckets: BUCKETS, registers: [theirs] });
+    const h = new SeriesHistogram({
+      name: 'h',
+      help: 'help text',
+      labelNames: ['queue', 'type', 'outcome'],
+      buckets: BUCKETS,
+      registers: [ours],
+    });
+    const p = new Histogram({
+      name: 'h',
+      help: 'help text',
+      labelNames: ['queue', 'type', 'outcome'],
+      buckets: BUCKETS,
+      registers: [theirs],
+    });
     const a = h.series('default', 'SEND_EMAIL', 'completed');
     const b = h.series('emails', 'SEND "quoted"\\n', 'failed');
     VALUES.forEach((v, i) => {
       const second = i % 3 === 1;
       (second ? b : a).observe(v);
-      p.observe(second ? { queue: 'emails', type: 'SEND "quoted"\\n', outcome: 'failed' } : { queue: 'default', type: 'SEND_EMAIL', outcome: 'completed' }, v);
+      p.observe(
+        second
+          ? { queue: 'emails', type: 'SEND "quoted"\\n', outcome: 'failed' }
+          : { queue: 'default', type: 'SEND_EMAIL', outcome: 'completed' },
+        v,
+      );
     });
     expect(await text(ours)).toBe(await text(theirs));
   });

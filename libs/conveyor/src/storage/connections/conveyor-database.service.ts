@@ -67,7 +67,13 @@ export class ConveyorDatabase {
     this.queuesTable = `${s}.conveyor_queues`;
     this.migrationsTable = `${s}.conveyor_migrations`;
     this.channel = channelFor(this.schema);
-    this.tables = { schema: s, jobs: this.jobsTable, queues: this.queuesTable, leadership: `${s}.conveyor_leadership`, key: shortHash(this.schema) };
+    this.tables = {
+      schema: s,
+      jobs: this.jobsTable,
+      queues: this.queuesTable,
+      leadership: `${s}.conveyor_leadership`,
+      key: shortHash(this.schema),
+    };
     guardPooledClients(this.pgPool);
     followPoolCheckouts(this.pgPool);
   }
@@ -107,7 +113,15 @@ export class ConveyorDatabase {
     const config = this.clientConfig('listener');
     if (this.listenUrl) {
       // Only the URL says where to connect; TLS settings and timeouts stay the pool's.
-      return { ...config, connectionString: this.listenUrl, host: undefined, port: undefined, user: undefined, password: undefined, database: undefined };
+      return {
+        ...config,
+        connectionString: this.listenUrl,
+        host: undefined,
+        port: undefined,
+        user: undefined,
+        password: undefined,
+        database: undefined,
+      };
     }
     return this.pooler === 'none' ? config : null;
   }
@@ -132,7 +146,9 @@ export class ConveyorDatabase {
   async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
     const client = await this.connect();
     let failure: Error | undefined;
-    const tx: SqlRunner = { query: <R>(text: string, values?: unknown[], options?: QueryOptions) => this.queryOn<R>(client, text, values, options) };
+    const tx: SqlRunner = {
+      query: <R>(text: string, values?: unknown[], options?: QueryOptions) => this.queryOn<R>(client, text, values, options),
+    };
     try {
       await tx.query('BEGIN');
       const result = await work(tx);
@@ -206,7 +222,13 @@ export class ConveyorDatabase {
 /** A pg query config with the engine's type parsers; `name` makes it a prepared statement, when `prepare` allows. */
 function queryConfig(text: string, values: unknown[] | undefined, options: QueryOptions | undefined, prepare: boolean): QueryConfig {
   const { name, rowMode } = options ?? {};
-  return { name: prepare ? name : undefined, text, values: values as unknown[], rowMode, types: ENGINE_TYPE_PARSERS as QueryConfig['types'] } as QueryConfig;
+  return {
+    name: prepare ? name : undefined,
+    text,
+    values: values as unknown[],
+    rowMode,
+    types: ENGINE_TYPE_PARSERS as QueryConfig['types'],
+  } as QueryConfig;
 }
 
 function shortHash(text: string): string {

@@ -45,7 +45,9 @@ describe('parseTimestamptz', () => {
       const at = new Date(Math.floor(Math.random() * 4e12));
       const offsetMin = (Math.floor(Math.random() * 57) - 28) * 30;
       const local = new Date(at.getTime() + offsetMin * 60_000).toISOString();
-      const micros = String(Math.floor(Math.random() * 1e6)).padStart(6, '0').replace(/0+$/, '');
+      const micros = String(Math.floor(Math.random() * 1e6))
+        .padStart(6, '0')
+        .replace(/0+$/, '');
       const abs = Math.abs(offsetMin);
       const offset = `${offsetMin < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${abs % 60 ? `:${String(abs % 60).padStart(2, '0')}` : ''}`;
       const text = `${local.slice(0, 10)} ${local.slice(11, 19)}${micros ? `.${micros}` : ''}${offset}`;

@@ -50,7 +50,16 @@ WITH candidates AS MATERIALIZED (
 UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
 WHERE j.ctid = ANY(ARRAY(SELECT tid FROM won))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}, (SELECT count(*) FROM candidates)::int AS candidates`,
-    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, Math.max(window, f.limit), stamp.workerId, stamp.leaseMs, stamp.token, f.limit],
+    values: [
+      f.types,
+      f.excludedQueues,
+      f.onlyQueues ?? null,
+      Math.max(window, f.limit),
+      stamp.workerId,
+      stamp.leaseMs,
+      stamp.token,
+      f.limit,
+    ],
     rowMode: 'array',
   };
 }

@@ -32,10 +32,6 @@ UPDATE ${t.jobs} j SET
   version = j.version + 1
 FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[]) WITH ORDINALITY AS o(id, token, result, n)
 WHERE j.id = ANY(ARRAY(SELECT id FROM locked)) AND j.id = o.id AND j.lease_token = o.token`),
-    values: [
-      uuidArray(rows.map((r) => r.id)),
-      uuidArray(rows.map((r) => r.token)),
-      sparseArray(rows.map((r) => jsonOrNull(r.result))),
-    ],
+    values: [uuidArray(rows.map((r) => r.id)), uuidArray(rows.map((r) => r.token)), sparseArray(rows.map((r) => jsonOrNull(r.result)))],
   };
 }

@@ -32,8 +32,19 @@ export function jobInsertMany(t: SqlTables, rows: NewJobRow[], quiet = false): S
 FROM (VALUES ($1::uuid, $2::text, $3::text, $4::jsonb, $5::int, $6::timestamptz, $7::bigint, $8::int, $9::text, $10::text,
      $11::text)) AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk)${quietly(quiet)}${conflict}
 RETURNING ${INSERTED_COLUMNS}`,
-      values: [r.id, r.queue, r.type, JSON.stringify(r.payload) ?? null, r.priority, r.run_at, r.delay_ms, r.max_attempts,
-        r.idempotency_key, r.idempotency_hash, r.unique_key],
+      values: [
+        r.id,
+        r.queue,
+        r.type,
+        JSON.stringify(r.payload) ?? null,
+        r.priority,
+        r.run_at,
+        r.delay_ms,
+        r.max_attempts,
+        r.idempotency_key,
+        r.idempotency_hash,
+        r.unique_key,
+      ],
     };
   }
   return {

@@ -10,9 +10,7 @@ function pgText(value: unknown): string {
 
 /** The row a claim returns for these column values (see CLAIMED_JOB_COLUMNS), as pg hands it over. */
 function claimedRow(values: Record<string, unknown>): unknown[] {
-  return Object.keys(CLAIMED_COLUMN).map((c) =>
-    c === 'counters' ? CLAIMED_COUNTERS.map((n) => pgText(values[n])).join(',') : values[c],
-  );
+  return Object.keys(CLAIMED_COLUMN).map((c) => (c === 'counters' ? CLAIMED_COUNTERS.map((n) => pgText(values[n])).join(',') : values[c]));
 }
 
 const row = {

@@ -60,7 +60,11 @@ const BYTE_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 /** Writes the 16 bytes of a uuid's text form at `at`; throws on anything else. */
 function writeUuid(text: string, out: Buffer, at: number): void {
   let bad =
-    text.length !== 36 || text.charCodeAt(8) !== 45 || text.charCodeAt(13) !== 45 || text.charCodeAt(18) !== 45 || text.charCodeAt(23) !== 45;
+    text.length !== 36 ||
+    text.charCodeAt(8) !== 45 ||
+    text.charCodeAt(13) !== 45 ||
+    text.charCodeAt(18) !== 45 ||
+    text.charCodeAt(23) !== 45;
   for (let b = 0; b < 16 && !bad; b++) {
     const high = hexDigit(text.charCodeAt(BYTE_AT[b]));
     const low = hexDigit(text.charCodeAt(BYTE_AT[b] + 1));

@@ -36,7 +36,11 @@ export async function api(method, path, body) {
   if (key) headers.authorization = `Bearer ${key}`;
   let res;
   try {
-    res = await fetch(new URL(path.replace(/^\//, ''), API_ROOT), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(new URL(path.replace(/^\//, ''), API_ROOT), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch (err) {
     throw new ApiError(0, `The service did not answer (${err.message}).`, null);
   }

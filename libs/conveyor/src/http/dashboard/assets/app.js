@@ -54,14 +54,22 @@ async function render() {
   const seq = ++renderSeq;
   clearTimeout(refreshTimer);
   const r = route();
-  for (const a of document.querySelectorAll('[data-nav]')) a.classList.toggle('active', a.dataset.nav === (r.name === 'job' ? 'jobs' : r.name));
+  for (const a of document.querySelectorAll('[data-nav]'))
+    a.classList.toggle('active', a.dataset.nav === (r.name === 'job' ? 'jobs' : r.name));
   const next = h('div', { class: 'view-inner', 'data-view': r.name });
   let again = r.refresh;
   try {
     // A view may say there is nothing left to follow (a finished job), so what the user opened stays open.
     again = (await r.draw(next)) !== false && r.refresh;
   } catch (err) {
-    next.replaceChildren(h('div', { class: 'card error-card', 'data-error': String(err.status ?? '') }, h('h2', {}, 'Could not load this page'), h('p', {}, explain(err))));
+    next.replaceChildren(
+      h(
+        'div',
+        { class: 'card error-card', 'data-error': String(err.status ?? '') },
+        h('h2', {}, 'Could not load this page'),
+        h('p', {}, explain(err)),
+      ),
+    );
   }
   if (seq !== renderSeq) return;
   view.replaceChildren(next);

@@ -77,7 +77,14 @@ export function sparkline(minutes, { width = 96, height = 24 } = {}) {
       const v = m.completed + m.failed;
       if (v === 0) return null;
       const barH = Math.max(2, (v / top) * (height - 2));
-      return s('rect', { x: i * slot + 1, y: height - barH, width: Math.max(1, slot - 2), height: barH, class: m.failed > 0 ? 'bar-failed' : 'bar-completed', rx: 1 });
+      return s('rect', {
+        x: i * slot + 1,
+        y: height - barH,
+        width: Math.max(1, slot - 2),
+        height: barH,
+        class: m.failed > 0 ? 'bar-failed' : 'bar-completed',
+        rx: 1,
+      });
     }),
   );
 }

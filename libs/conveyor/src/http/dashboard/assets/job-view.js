@@ -23,7 +23,12 @@ const NOT_FAILURES = new Set(['retry-later', 'handed-back']);
 function timeline(job) {
   const events = [{ at: job.createdAt, tone: 'neutral', title: 'Created', text: `in queue ${job.queue}, priority ${job.priority}` }];
   if (new Date(job.runAt).getTime() - new Date(job.createdAt).getTime() > 1000 && !job.errors.length) {
-    events.push({ at: job.runAt, tone: 'neutral', title: 'Due', text: job.status === 'SCHEDULED' ? `scheduled, runs ${relative(job.runAt)}` : 'scheduled time' });
+    events.push({
+      at: job.runAt,
+      tone: 'neutral',
+      title: 'Due',
+      text: job.status === 'SCHEDULED' ? `scheduled, runs ${relative(job.runAt)}` : 'scheduled time',
+    });
   }
   for (const e of job.errors) {
     const tone = NOT_FAILURES.has(e.kind) ? 'warn' : 'bad';
@@ -35,7 +40,12 @@ function timeline(job) {
   if (job.status === 'RETRYING') events.push({ at: job.runAt, tone: 'warn', title: 'Next attempt', text: relative(job.runAt) });
   if (job.finishedAt) {
     const tone = job.status === 'COMPLETED' ? 'good' : job.status === 'DEAD' ? 'bad' : 'neutral';
-    events.push({ at: job.finishedAt, tone, title: job.status.charAt(0) + job.status.slice(1).toLowerCase(), text: job.status === 'DEAD' ? job.lastError : undefined });
+    events.push({
+      at: job.finishedAt,
+      tone,
+      title: job.status.charAt(0) + job.status.slice(1).toLowerCase(),
+      text: job.status === 'DEAD' ? job.lastError : undefined,
+    });
   }
   return events.sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
 }
@@ -91,7 +101,12 @@ export async function renderJob(root, ctx, id) {
             h(
               'li',
               { class: `tl tl-${e.tone}` },
-              h('div', { class: 'tl-head' }, h('strong', {}, e.title), h('time', { datetime: e.at, title: timestamp(e.at) }, preciseTime(e.at))),
+              h(
+                'div',
+                { class: 'tl-head' },
+                h('strong', {}, e.title),
+                h('time', { datetime: e.at, title: timestamp(e.at) }, preciseTime(e.at)),
+              ),
               e.text ? h('div', { class: 'tl-text' }, e.text) : null,
               e.worker ? h('div', { class: 'tl-worker mono' }, `worker ${e.worker}`) : null,
             ),
@@ -103,7 +118,12 @@ export async function renderJob(root, ctx, id) {
       'div',
       { class: 'grid-2' },
       h('section', { class: 'card' }, h('h2', {}, 'Payload'), h('pre', { class: 'code', id: 'payload' }, json(job.payload))),
-      h('section', { class: 'card' }, h('h2', {}, 'Result'), job.result === null ? h('p', { class: 'muted' }, 'No result yet.') : h('pre', { class: 'code', id: 'result' }, json(job.result))),
+      h(
+        'section',
+        { class: 'card' },
+        h('h2', {}, 'Result'),
+        job.result === null ? h('p', { class: 'muted' }, 'No result yet.') : h('pre', { class: 'code', id: 'result' }, json(job.result)),
+      ),
     ),
     h(
       'section',
@@ -114,7 +134,15 @@ export async function renderJob(root, ctx, id) {
         : h(
             'table',
             { class: 'table', id: 'errors-table' },
-            h('thead', {}, h('tr', {}, ['Attempt', 'When', 'Worker', 'Kind', 'Error'].map((t) => h('th', {}, t)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['Attempt', 'When', 'Worker', 'Kind', 'Error'].map((t) => h('th', {}, t)),
+              ),
+            ),
             h(
               'tbody',
               {},
