@@ -46,7 +46,12 @@ export async function openBenchDatabase(databaseUrl: string | undefined, appPref
       await server.stop();
       await rm(root, { recursive: true, force: true });
     };
-    return describe(server.url, `embedded PostgreSQL (port ${server.port}, throwaway data directory)`, { mode: 'server', postmasterPid }, stop);
+    return describe(
+      server.url,
+      `embedded PostgreSQL (port ${server.port}, throwaway data directory)`,
+      { mode: 'server', postmasterPid },
+      stop,
+    );
   } catch (error) {
     await rm(root, { recursive: true, force: true });
     throw error;
@@ -97,7 +102,9 @@ async function cpuConfigForExternal(url: string, appPrefix: string): Promise<PgC
   const wanted = process.env.BENCH_PG_CPU;
   if (wanted === 'none') return { mode: 'none', reason: 'BENCH_PG_CPU=none' };
   // Read /proc while the connection is open: its backend exits with it.
-  const backend = await withClient(url, async (c) => readProcCpu((await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid));
+  const backend = await withClient(url, async (c) =>
+    readProcCpu((await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid),
+  );
   if (!backend || !backend.comm.startsWith('postgres')) {
     return { mode: 'none', reason: 'the server is not on this machine (its backend pid is not in /proc)' };
   }

@@ -73,10 +73,9 @@ export class PostgresCpuMeter {
 
   private async sample(baseline: boolean): Promise<void> {
     if (this.config.mode !== 'backends' || !this.client) return;
-    const { rows } = await this.client.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE application_name LIKE $1 || '%'`,
-      [this.config.applicationPrefix],
-    );
+    const { rows } = await this.client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name LIKE $1 || '%'`, [
+      this.config.applicationPrefix,
+    ]);
     for (const { pid } of rows) {
       const cpu = readProcCpu(pid);
       if (!cpu) continue;

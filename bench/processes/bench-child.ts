@@ -9,7 +9,10 @@ const TAIL_LINES = 40;
 
 /** Thrown when a child exits or times out before it reported what was awaited. */
 export class BenchChildError extends Error {
-  constructor(message: string, readonly outputTail: string) {
+  constructor(
+    message: string,
+    readonly outputTail: string,
+  ) {
     super(`${message}${outputTail ? `\n--- last output ---\n${outputTail}` : ''}`);
     this.name = 'BenchChildError';
   }
@@ -59,11 +62,15 @@ export class BenchChild {
   /** Resolves with the first event named `name` not taken yet; rejects if the child exits or time runs out. */
   next(name: string, timeoutMs: number): Promise<BenchEvent> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => finish(new BenchChildError(`no "${name}" event within ${timeoutMs} ms`, this.outputTail())), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new BenchChildError(`no "${name}" event within ${timeoutMs} ms`, this.outputTail())),
+        timeoutMs,
+      );
       const check = () => {
         const index = this.events.findIndex((e) => e.event === name);
         if (index >= 0) finish(undefined, this.events.splice(index, 1)[0]);
-        else if (this.exitCode !== null) finish(new BenchChildError(`exited (${this.exitCode}) before its "${name}" event`, this.outputTail()));
+        else if (this.exitCode !== null)
+          finish(new BenchChildError(`exited (${this.exitCode}) before its "${name}" event`, this.outputTail()));
       };
       const finish = (err?: Error, event?: BenchEvent) => {
         clearTimeout(timer);

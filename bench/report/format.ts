@@ -36,7 +36,11 @@ export function status(pass: boolean | undefined): string {
 /** Fixed-width text table; the first row is the header. */
 export function textTable(rows: string[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? '')].length)));
-  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]))
+      .join('  ')
+      .trimEnd();
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 

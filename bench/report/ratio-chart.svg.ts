@@ -34,7 +34,8 @@ export function renderRatioChart(rows: RatioRow[], title: string, subtitle: stri
 
   // Zebra stripes first, so the grid and the bars are drawn over them.
   plotted.forEach((_, i) => {
-    if (i % 2 === 0) out.push(`<rect x="${LABEL_X - 6}" y="${TOP + i * ROW}" width="${WIDTH - 2 * (LABEL_X - 6)}" height="${ROW}" fill="#f5f5f5"/>`);
+    if (i % 2 === 0)
+      out.push(`<rect x="${LABEL_X - 6}" y="${TOP + i * ROW}" width="${WIDTH - 2 * (LABEL_X - 6)}" height="${ROW}" fill="#f5f5f5"/>`);
   });
   const step = xMax <= 2 ? 0.2 : xMax <= 5 ? 0.5 : 1;
   for (let v = 0; v <= xMax + 1e-9; v += step) {
@@ -44,15 +45,22 @@ export function renderRatioChart(rows: RatioRow[], title: string, subtitle: stri
   }
   out.push(line(x(1), TOP - 6, x(1), TOP + plotted.length * ROW, COLOURS.parity, { width: 1.5 }));
   out.push(text(x(1), TOP - 10, 'floor = 1.0', { anchor: 'middle', fill: '#555', size: 10 }));
-  out.push(text((PLOT_LEFT + PLOT_RIGHT) / 2, TOP + plotted.length * ROW + 34, 'ratio to the baseline (median of the runs; whisker: min–max)', { anchor: 'middle', fill: '#555' }));
+  out.push(
+    text((PLOT_LEFT + PLOT_RIGHT) / 2, TOP + plotted.length * ROW + 34, 'ratio to the baseline (median of the runs; whisker: min–max)', {
+      anchor: 'middle',
+      fill: '#555',
+    }),
+  );
 
   plotted.forEach((row, i) => {
     const y = TOP + i * ROW;
     const mid = y + ROW / 2;
     const direction = row.def.direction === 'lower' ? ' (lower is better)' : '';
-    out.push(text(LABEL_X, mid + 4, `${row.def.label}${direction} — ${row.variant}`));
+    out.push(text(LABEL_X, mid + 4, `${row.label}${direction} — ${row.variant}`));
     const colour = row.pass === undefined ? COLOURS.info : row.pass ? COLOURS.pass : COLOURS.miss;
-    out.push(`<rect x="${x(0)}" y="${mid - BAR / 2}" width="${Math.max(1, x(row.ratio.median) - x(0))}" height="${BAR}" fill="${colour}" opacity="0.85"/>`);
+    out.push(
+      `<rect x="${x(0)}" y="${mid - BAR / 2}" width="${Math.max(1, x(row.ratio.median) - x(0))}" height="${BAR}" fill="${colour}" opacity="0.85"/>`,
+    );
     if (row.ratio.runs > 1) {
       out.push(line(x(row.ratio.min), mid, x(row.ratio.max), mid, '#212121'));
       out.push(line(x(row.ratio.min), mid - 4, x(row.ratio.min), mid + 4, '#212121'));
