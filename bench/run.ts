@@ -2,8 +2,9 @@
  * `npm run bench`: Conveyor against a reference "floor" queue on the same PostgreSQL.
  * `node -r ./test/support/register-ts.js bench/run.ts [--quick] [--help]`
  *
- * For each repetition, case and variant (floor, skip-locked, optimistic) it creates a schema, runs
- * the case in its own Node process, drops the schema and prints the case's JSON line. At the end it
+ * For each repetition, case and variant (floor, floor-pipelined, skip-locked, optimistic; caseRunsVariant says
+ * which run a case) it creates a schema, runs the case in its own Node process, drops the schema and prints the
+ * case's JSON line. At the end it
  * prints the tables and writes the Markdown report and its SVG chart (see docs/performance.md for the
  * method). The report's hand-written "Where the time goes" section is carried over from the file it replaces.
  */
@@ -20,7 +21,7 @@ import { renderMarkdownReport } from './report/markdown-report';
 import { renderRatioChart } from './report/ratio-chart.svg';
 import { resultTables } from './report/result-tables';
 import { summarize } from './report/summary';
-import { CaseResult, CaseSpec } from './shared/bench-case';
+import { CaseResult, CaseSpec, caseRunsVariant } from './shared/bench-case';
 import { BenchOptions, BenchOptionsError, parseBenchOptions } from './shared/bench-options';
 
 const ROOT = join(__dirname, '..');
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
       for (const name of options.cases) {
         for (const variant of options.variants) {
           if (interrupted) break;
+          if (!caseRunsVariant(name, variant)) continue;
           results.push(await runOne(db, options, { case: name, variant, rep }, runTag, log));
         }
       }
@@ -56,7 +58,7 @@ async function main(): Promise<void> {
     await db.stop();
   }
 
-  const summary = summarize(results, options.variants, options.repeat);
+  const summary = summarize(results, options.variants, options.repeat, options.sizes);
   const tables = resultTables(summary);
   process.stdout.write(`\n${textTable(tables.ratios)}\n\n${textTable(tables.absolute)}\n\n${textTable(tables.cpu)}\n`);
   for (const f of summary.failures) process.stdout.write(`FAILED ${f.case}/${f.variant}/run ${f.rep}: ${f.error}\n`);

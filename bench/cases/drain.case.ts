@@ -1,28 +1,49 @@
 import { checkpointBeforeMeasuring } from '../database/checkpoint';
 import { CaseMeters, per1k } from '../measure/case-meters';
 import { Countdown } from '../measure/countdown';
+import { RssMeter } from '../measure/rss-meter';
+import { CaseSizes } from '../shared/bench-case';
 import { createBenchQueue } from '../shared/create-bench-queue';
 import { warmUp, warmUpSchema } from '../shared/warm-up';
-import { drainSettings } from '../shared/worker-settings';
+import { drainSettings, engineDefaultSettings } from '../shared/worker-settings';
 import { CaseCheckError, CaseRunner } from './case-runner';
 
+/** What one drain case drains, and how. */
+export interface DrainPlan {
+  concurrency: number;
+  /** How many jobs, from the run's sizes. */
+  jobs: (sizes: CaseSizes) => number;
+  /** Conveyor's defaults (concurrency 10, prefetch 10…) instead of the tuned drain settings. */
+  defaults?: boolean;
+  /**
+   * How the jobs get into the table: `enqueue` (enqueueMany in chunks, as a producer would), or `rows` (one
+   * INSERT … SELECT generate_series, then VACUUM ANALYZE: how the growth case gets a million pending jobs in
+   * seconds rather than minutes).
+   */
+  fill?: 'enqueue' | 'rows';
+  /** Finished rows retained in the table under the drain, from the run's sizes. */
+  history?: (sizes: CaseSizes) => number;
+}
+
 /**
- * Enqueue `jobs` no-op jobs with no worker running, then start a worker with `concurrency` handlers
- * and claims of 100, and time it from the start call to the last outcome written. With `backlog`,
- * that many finished rows are in the table first (inserted in one statement, then VACUUM ANALYZE).
- * The process warms up first (see warmUp) with the same settings.
+ * Put the jobs in the table with no worker running, then start a worker and time it from the start call to the
+ * last outcome written. Checks every job ran once (handler starts: duplicates) and none is left open (missing),
+ * and reports the worker's resident memory. The process warms up first (see warmUp) with the same settings.
  */
-export function drainCase(concurrency: number, options: { backlog?: boolean } = {}): CaseRunner {
+export function drainCase(plan: DrainPlan): CaseRunner {
   return async (spec) => {
-    const { jobs, chunk, backlog, warmUpJobs } = spec.sizes;
-    const settings = drainSettings(concurrency);
+    const { chunk, warmUpJobs } = spec.sizes;
+    const jobs = plan.jobs(spec.sizes);
+    const history = plan.history?.(spec.sizes) ?? 0;
+    const settings = plan.defaults ? engineDefaultSettings() : drainSettings(plan.concurrency);
     await warmUp({ ...spec, schema: warmUpSchema(spec.schema), jobs: warmUpJobs, chunk, settings });
     const queue = createBenchQueue(spec.variant, spec.url, spec.schema, spec.appName);
     try {
       await queue.setup();
-      if (options.backlog) await queue.insertBacklog(backlog);
+      if (history > 0) await queue.insertRows(history, 'finished');
       await checkpointBeforeMeasuring(spec.url);
-      await queue.enqueueMany(jobs, chunk);
+      if (plan.fill === 'rows') await queue.insertRows(jobs, 'pending');
+      else await queue.enqueueMany(jobs, chunk);
 
       const started = new Countdown(jobs, 'handlers started');
       const finished = new Countdown(jobs, 'outcomes written');
@@ -31,10 +52,13 @@ export function drainCase(concurrency: number, options: { backlog?: boolean } = 
         onFinished: (n) => finished.add(n),
       });
       const meters = new CaseMeters(spec);
+      const rss = new RssMeter();
       await meters.start();
+      rss.start();
       const t0 = performance.now();
       await queue.startWorker();
       const end = await finished.reached();
+      const memory = rss.stop();
       const cpu = await meters.stop();
 
       const counts = await queue.counts();
@@ -43,11 +67,17 @@ export function drainCase(concurrency: number, options: { backlog?: boolean } = 
       return {
         metrics: {
           jobs,
-          concurrency,
-          backlog: options.backlog ? backlog : 0,
+          concurrency: settings.concurrency,
+          prefetch: settings.prefetch,
+          history,
           seconds,
           jobsPerSec: jobs / seconds,
           firstJobMs: started.firstAt - t0,
+          duplicates: Math.max(0, started.count - jobs),
+          missing: counts.open + Math.max(0, jobs - started.count),
+          rssAtStartMb: memory.startMb,
+          rssSampledPeakMb: memory.sampledPeakMb,
+          peakRssMb: memory.peakMb,
           nodeCpuMsPer1k: per1k(cpu.nodeCpuMs, jobs),
           pgCpuMsPer1k: per1k(cpu.pgCpuMs, jobs),
         },

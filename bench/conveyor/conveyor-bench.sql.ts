@@ -5,11 +5,20 @@ export interface BenchStatement {
 }
 
 /**
- * `rows` finished jobs — 90 % COMPLETED, 10 % DEAD — in one statement. They finished an hour ago,
- * well inside the default 7-day retention, so the leader's retention cleaner leaves them alone and
- * the drain measures the claim path alone against a big table.
+ * `rows` jobs in one statement. Pending: due now, as enqueue would leave them. Finished: 90 % COMPLETED,
+ * 10 % DEAD, an hour ago — well inside the default 7-day retention, so the leader's retention cleaner leaves
+ * them alone and the drain measures the claim path alone against a big table.
  */
-export function conveyorInsertBacklog(jobsTable: string, rows: number): BenchStatement {
+export function conveyorInsertRows(jobsTable: string, rows: number, state: 'pending' | 'finished'): BenchStatement {
+  if (state === 'pending') {
+    return {
+      text: `
+INSERT INTO ${jobsTable} (queue, type, payload, status, run_at)
+SELECT 'default', 'BENCH_NOOP', '{}'::jsonb, 'PENDING', now() - interval '1 minute'
+FROM generate_series(1, $1::int)`,
+      values: [rows],
+    };
+  }
   return {
     text: `
 INSERT INTO ${jobsTable} (queue, type, payload, status, run_at, attempts, created_at, updated_at, started_at, finished_at)

@@ -3,8 +3,16 @@ import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { ConveyorEvents, ConveyorOptionsInput, JobsService } from '@conveyor/core';
 import { ConveyorVariant } from '../shared/bench-case';
-import { BENCH_JOB_TYPE, BenchQueue, QueueCounts, WorkerHooks, WorkerSettings } from '../shared/bench-queue.interface';
-import { conveyorCounts, conveyorInsertBacklog } from './conveyor-bench.sql';
+import {
+  BENCH_JOB_TYPE,
+  BenchQueue,
+  PrepareWorkerOptions,
+  QueueCounts,
+  RowState,
+  WorkerHooks,
+  WorkerSettings,
+} from '../shared/bench-queue.interface';
+import { conveyorCounts, conveyorInsertRows } from './conveyor-bench.sql';
 import { createBenchApp } from './create-bench-app';
 
 /**
@@ -15,7 +23,7 @@ import { createBenchApp } from './create-bench-app';
 export class ConveyorQueue implements BenchQueue {
   private producer: INestApplication | null = null;
   private worker: INestApplication | null = null;
-  private http = false;
+  private http: PrepareWorkerOptions['http'];
   /** The current app's JobsService, looked up once per app: a service holds it injected, not fetched per call. */
   private jobsService: JobsService | null = null;
   private readonly sql: Pool;
@@ -30,20 +38,16 @@ export class ConveyorQueue implements BenchQueue {
   }
 
   async setup(): Promise<void> {
-    this.producer = await createBenchApp({
-      url: this.url,
-      schema: this.schema,
-      appName: `${this.appName}:producer`,
-      engine: { claimStrategy: this.variant, runWorkers: false, migrate: true },
-      hooks: {},
-      http: false,
-    });
-    await this.producer.init();
+    await this.openProducer(true);
   }
 
-  async insertBacklog(rows: number): Promise<void> {
+  async attach(): Promise<void> {
+    await this.openProducer(false);
+  }
+
+  async insertRows(rows: number, state: RowState): Promise<void> {
     const table = this.jobsTable();
-    await this.sql.query(conveyorInsertBacklog(table, rows));
+    await this.sql.query(conveyorInsertRows(table, rows, state));
     await this.sql.query(`VACUUM (ANALYZE) ${table}`);
   }
 
@@ -59,12 +63,13 @@ export class ConveyorQueue implements BenchQueue {
     await this.jobs().enqueue(BENCH_JOB_TYPE, payload);
   }
 
-  async prepareWorker(settings: WorkerSettings, hooks: WorkerHooks, options: { http?: boolean } = {}): Promise<void> {
+  async prepareWorker(settings: WorkerSettings, hooks: WorkerHooks, options: PrepareWorkerOptions = {}): Promise<void> {
     await this.producer?.close();
     this.producer = null;
     this.jobsService = null;
-    const engine: ConveyorOptionsInput = { ...settings, claimStrategy: this.variant, listen: true, migrate: false };
-    this.http = options.http ?? false;
+    const runWorkers = options.worker !== false;
+    const engine: ConveyorOptionsInput = { ...settings, claimStrategy: this.variant, listen: true, migrate: false, runWorkers };
+    this.http = options.http;
     this.worker = await createBenchApp({ url: this.url, schema: this.schema, appName: this.appName, engine, hooks, http: this.http });
     // 'finished' fires once the outcome is written, which is where a drain ends.
     this.worker.get(ConveyorEvents).on('finished', () => hooks.onFinished?.(1));
@@ -91,6 +96,18 @@ export class ConveyorQueue implements BenchQueue {
     this.producer = this.worker = null;
     this.jobsService = null;
     await this.sql.end();
+  }
+
+  /** A producer app (`runWorkers: false`); `migrate` on the process that sets the schema up. */
+  private async openProducer(migrate: boolean): Promise<void> {
+    this.producer = await createBenchApp({
+      url: this.url,
+      schema: this.schema,
+      appName: `${this.appName}:producer`,
+      engine: { claimStrategy: this.variant, runWorkers: false, migrate },
+      hooks: {},
+    });
+    await this.producer.init();
   }
 
   private app(): INestApplication {

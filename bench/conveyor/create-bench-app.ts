@@ -1,4 +1,4 @@
-import { DynamicModule, INestApplication, Module, Type } from '@nestjs/common';
+import { DynamicModule, INestApplication, LogLevel, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConveyorModule, ConveyorOptionsInput } from '@conveyor/core';
@@ -6,7 +6,7 @@ import { configureHttp, ConveyorHttpModule } from '@conveyor/core/http';
 import { WorkerHooks } from '../shared/bench-queue.interface';
 import { BENCH_HOOKS, BenchNoopHandler } from './bench-noop.handler';
 
-/** Connections of each Conveyor app's pool (the floor uses as many). */
+/** Connections of each Conveyor app's pool: apps/server's `DB_POOL_SIZE` default (the floor uses as many). */
 export const CONVEYOR_POOL_SIZE = 10;
 
 /** What a benchmark app is made of. */
@@ -17,8 +17,8 @@ export interface BenchAppOptions {
   appName: string;
   engine: ConveyorOptionsInput;
   hooks: WorkerHooks;
-  /** Mount Conveyor's REST API, as apps/server does. */
-  http: boolean;
+  /** Mount Conveyor's REST API, as apps/server does, on Nest's adapter for this framework. */
+  http?: 'express' | 'fastify';
 }
 
 /**
@@ -48,7 +48,11 @@ export async function createBenchApp(options: BenchAppOptions): Promise<INestApp
   @Module({ imports })
   class BenchAppModule {}
 
-  const app = await NestFactory.create(BenchAppModule, { bodyParser: false, logger: ['error', 'warn'] });
+  const settings = { bodyParser: false, logger: ['error', 'warn'] as LogLevel[] };
+  const app =
+    options.http === 'fastify'
+      ? await NestFactory.create(BenchAppModule, new (await import('@nestjs/platform-fastify')).FastifyAdapter(), settings)
+      : await NestFactory.create(BenchAppModule, settings);
   if (options.http) configureHttp(app, { bodyLimitBytes: 1024 * 1024 });
   return app;
 }

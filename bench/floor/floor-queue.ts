@@ -1,12 +1,16 @@
-import { Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
-import { BenchQueue, QueueCounts, WorkerHooks, WorkerSettings } from '../shared/bench-queue.interface';
-import { createFloorHttpServer } from './floor-http-server';
-import { FloorWorker } from './floor-worker';
-import { floorCounts, floorCreateSql, floorInsertBacklog, floorInsertMany, FloorTables, floorTables } from './floor.sql';
+import { FloorVariant } from '../shared/bench-case';
+import { BenchQueue, PrepareWorkerOptions, QueueCounts, RowState, WorkerHooks, WorkerSettings } from '../shared/bench-queue.interface';
+import { FloorHttpServer, HttpPlatform, startFloorHttpServer } from './floor-http-server';
+import { FloorLoopsWorker } from './floor-loops-worker';
+import { FloorPipelinedWorker } from './floor-pipelined-worker';
+import { FloorWorker } from './floor-worker.interface';
+import { floorCounts, floorCreateSql, floorInsertRows, floorInsertMany, FloorTables, floorTables } from './floor.sql';
 
-/** Connections of the floor's pool: the same as the Conveyor apps the benchmark builds. */
+/**
+ * Connections of the floor's pool: as many as a Conveyor app may use — the pool of apps/server (`DB_POOL_SIZE`,
+ * default 10) and of the benchmark's Conveyor apps (CONVEYOR_POOL_SIZE). Each also has one LISTEN connection.
+ */
 export const FLOOR_POOL_SIZE = 10;
 
 /**
@@ -19,14 +23,16 @@ export const FLOOR_POOL_SIZE = 10;
  */
 const PLANNER_OPTIONS = '-c enable_sort=off -c enable_bitmapscan=off -c enable_seqscan=off';
 
-/** The reference "floor" queue (see floor-worker.ts for what it does and leaves out). */
+/** The reference queue in either shape (floor-loops-worker.ts: the floor; floor-pipelined-worker.ts: the reference). */
 export class FloorQueue implements BenchQueue {
   private readonly tables: FloorTables;
   private readonly pool: Pool;
   private worker: FloorWorker | null = null;
-  private server: Server | null = null;
+  private http: HttpPlatform | undefined;
+  private server: FloorHttpServer | null = null;
 
   constructor(
+    private readonly shape: FloorVariant,
     private readonly url: string,
     schema: string,
     private readonly appName: string,
@@ -39,8 +45,12 @@ export class FloorQueue implements BenchQueue {
     await this.pool.query(floorCreateSql(this.tables));
   }
 
-  async insertBacklog(rows: number): Promise<void> {
-    await this.pool.query(floorInsertBacklog(this.tables, rows));
+  async attach(): Promise<void> {
+    // Nothing to open ahead: the pool connects on first use.
+  }
+
+  async insertRows(rows: number, state: RowState): Promise<void> {
+    await this.pool.query(floorInsertRows(this.tables, rows, state));
     await this.pool.query(`VACUUM (ANALYZE) ${this.tables.jobs}`);
   }
 
@@ -60,21 +70,21 @@ export class FloorQueue implements BenchQueue {
     await this.pool.query(floorInsertMany(this.tables, [payload]));
   }
 
-  async prepareWorker(settings: WorkerSettings, hooks: WorkerHooks, options: { http?: boolean } = {}): Promise<void> {
-    this.worker = new FloorWorker(this.pool, this.tables, settings, hooks, {
-      connectionString: this.url,
-      application_name: `${this.appName}:listener`,
-    });
-    if (options.http) this.server = createFloorHttpServer(this.pool, this.tables);
+  async prepareWorker(settings: WorkerSettings, hooks: WorkerHooks, options: PrepareWorkerOptions = {}): Promise<void> {
+    this.http = options.http;
+    if (options.worker === false) return;
+    const listener = { connectionString: this.url, application_name: `${this.appName}:listener` };
+    this.worker =
+      this.shape === 'floor'
+        ? new FloorLoopsWorker(this.pool, FLOOR_POOL_SIZE, this.tables, settings, hooks, listener)
+        : new FloorPipelinedWorker(this.pool, this.tables, settings, hooks, listener);
   }
 
   async startWorker(): Promise<number | undefined> {
-    if (!this.worker) throw new Error('prepareWorker() first');
-    await this.worker.start();
-    const server = this.server;
-    if (!server) return undefined;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return (server.address() as AddressInfo).port;
+    await this.worker?.start();
+    if (!this.http) return undefined;
+    this.server = await startFloorHttpServer(this.http, this.pool, this.tables);
+    return this.server.port;
   }
 
   async counts(): Promise<QueueCounts> {
@@ -83,8 +93,7 @@ export class FloorQueue implements BenchQueue {
   }
 
   async close(): Promise<void> {
-    const server = this.server;
-    if (server) await new Promise((resolve) => server.close(resolve));
+    await this.server?.close();
     await this.worker?.stop();
     await this.pool.end();
   }

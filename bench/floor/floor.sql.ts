@@ -68,13 +68,13 @@ export function floorComplete(t: FloorTables, ids: string[]): FloorStatement {
   return { name: 'floor_complete', text: `UPDATE ${t.jobs} SET status = 'done' WHERE id = ANY($1::bigint[])`, values: [ids] };
 }
 
-/** `rows` jobs that finished a day ago, in one statement. */
-export function floorInsertBacklog(t: FloorTables, rows: number): FloorStatement {
+/** `rows` jobs in one statement: pending (due now) or finished a day ago. */
+export function floorInsertRows(t: FloorTables, rows: number, state: 'pending' | 'finished'): FloorStatement {
   return {
     text: `
 INSERT INTO ${t.jobs} (payload, status, run_at)
-SELECT '{}'::jsonb, 'done', now() - interval '1 day' FROM generate_series(1, $1::int)`,
-    values: [rows],
+SELECT '{}'::jsonb, $2, now() - interval '1 day' FROM generate_series(1, $1::int)`,
+    values: [rows, state === 'pending' ? 'pending' : 'done'],
   };
 }
 

@@ -1,7 +1,8 @@
 /**
- * The server of the HTTP case: `node -r ./test/support/register-ts.js bench/processes/http-server.process.ts`.
- * Serves `POST /jobs` with its worker running (as a real deployment does), prints `ready` with its
- * port, measures its CPU between `go` and `stop`, and reports it.
+ * The server of the HTTP cases: `node -r ./test/support/register-ts.js bench/processes/http-server.process.ts`.
+ * Serves `POST /jobs` (Conveyor: its whole API) on the framework `serve.http` names, with its worker running
+ * as a real deployment does unless `serve.worker` is false, prints `ready` with its port, measures its CPU
+ * between `go` and `stop`, and reports it.
  */
 import 'reflect-metadata';
 import { NodeCpuMeter } from '../measure/node-cpu-meter';
@@ -14,7 +15,7 @@ runChild(async () => {
   const queue = createBenchQueue(config.variant, config.url, config.schema, config.appName);
   let finished = 0;
   await queue.setup();
-  await queue.prepareWorker(config.settings, { onFinished: (n) => (finished += n) }, { http: true });
+  await queue.prepareWorker(config.settings, { onFinished: (n) => (finished += n) }, { http: 'express', ...config.serve });
   const port = await queue.startWorker();
   emitEvent({ event: 'ready', port });
 

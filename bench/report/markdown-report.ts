@@ -39,7 +39,7 @@ export function renderMarkdownReport(r: ReportInput): string {
   if (options.quick) {
     out.push(
       '> **Quick mode**: small sizes and a single repetition, to check that the benchmark runs. The numbers are',
-      '> noisy and some goals (the backlog drain, idle cost) need the full sizes to mean anything; run',
+      '> noisy and some goals (the growth drains, peak RSS, idle cost) need the full sizes to mean anything; run',
       '> `npm run bench` on a quiet machine for the real figures.',
       '',
     );
@@ -89,42 +89,58 @@ export function renderMarkdownReport(r: ReportInput): string {
   out.push(
     '## Method',
     '',
-    `Sizes: ${s.jobs.toLocaleString('en-US')} jobs per throughput case (${s.chunk} per enqueue statement); latency ` +
-      `${s.latencyJobs} jobs, one every ${s.latencyIntervalMs} ms; backlog ${s.backlog.toLocaleString('en-US')} finished rows; ` +
-      `HTTP ${s.httpSeconds} s with ${s.httpConnections} connections; idle ${s.idleSeconds} s.`,
+    `Sizes: drains of ${n(s.jobs)} and ${n(s.largeJobs)} jobs (the default-settings and growth-history drains: ${n(s.largeJobs)}); ` +
+      `growth: ${n(s.pendingJobs)} pending jobs, ${n(s.history)} finished rows retained; ${s.chunk} jobs per enqueue statement or ` +
+      `batch request; latency ${s.latencyJobs} jobs, one every ${s.latencyIntervalMs} ms; HTTP ${s.httpSeconds} s with ` +
+      `${s.httpConnections} connections; idle ${s.idleSeconds} s.`,
     '',
-    'Each case runs in its own Node process on a fresh schema, for the floor and for both claim strategies, in',
-    "that order, once per repetition. Jobs are no-ops; the numbers are the queue's own cost.",
+    'Each case runs in its own Node process on a fresh schema, for each variant it applies to, in the order floor,',
+    "floor-pipelined, skip-locked, optimistic, once per repetition. Jobs are no-ops; the numbers are the queue's own",
+    'cost. A ratio divides a value by its baseline measured in the same repetition; the table shows the median and',
+    'the min–max of those ratios.',
     '',
     warmUpText(s.warmUpJobs),
     '',
     '- **Bulk enqueue** — `JobsService.enqueueMany` in chunks, no worker running; the floor sends multi-row `INSERT … VALUES`.',
-    '- **Drain** — the jobs are enqueued first, then a worker with 10 or 50 handlers starts (`claimBatchSize` 100,',
+    "  **`POST /jobs/batch`** — the same chunks as requests, one after another, to Conveyor's API (Express, no worker),",
+    "  compared with the floor's multi-row INSERT.",
+    '- **Drains** — the jobs are enqueued first, then a worker with 10 or 50 handlers starts (`claimBatchSize` 100,',
     '  `prefetch` 200 so a refill asks for a full batch, `completionBatchSize` 100). Timed from the start call to the',
-    "  last outcome written (Conveyor's `finished` event; the floor's completion UPDATE returning).",
-    '- **Latency** — an idle worker with engine defaults; one job every interval; time from just before the enqueue',
-    "  call to the handler's start, producer and worker in one process so both stamps use one clock. 10 warm-up jobs",
-    "  are not counted. The floor's worker is woken by the NOTIFY; Conveyor's by its own insert's result (it pairs",
-    '  the NOTIFY with the insert and ignores it). A producer in another process wakes Conveyor by the NOTIFY too.',
-    '- **Two processes** — two worker processes (10 handlers each) drain one backlog; every handler start is reported',
-    '  by job id: an id seen twice is a duplicate, a job not run or not done in the table is missing.',
-    '- **HTTP** — `POST /jobs` with autocannon against a Nest app shaped like `apps/server` (TypeORM, `ConveyorModule`,',
-    '  `ConveyorHttpModule`, `configureHttp`, a no-op handler, its worker running) in a separate process; the floor',
-    '  answers from bare `node:http` with one INSERT. 1 s of warm-up load is not counted.',
-    '- **Backlog** — the 10-handler drain with that many COMPLETED (90 %) and DEAD (10 %) rows inserted first by one',
-    "  `INSERT … SELECT generate_series` and `VACUUM (ANALYZE)`; compared with the same variant's empty-table drain.",
-    '  The rows finished an hour ago, inside the retention window, so the retention cleaner does not run.',
+    "  last outcome written (Conveyor's `finished` event; the floor's completion UPDATE returning). Every handler",
+    '  start is counted: more starts than jobs are duplicates, jobs not started or not done are missing.',
+    '  **Two processes** — two worker processes with those settings drain one backlog; every start is reported by job',
+    '  id. **Default settings** — Conveyor with no tuning at all (`conveyorDefaults()`: concurrency 10, prefetch 10, …),',
+    '  compared with the tuned 10-handler drain of the same size and strategy.',
+    '- **Latency** — an idle worker with engine defaults; one job every interval, stamped just before the enqueue call',
+    "  with `performance.timeOrigin + performance.now()` (comparable across processes) and timed to its handler's",
+    "  start; 10 warm-up jobs are not counted. With the producer in the worker's process Conveyor may hand its own",
+    '  insert to its worker; with the producer in another process (as a REST client always is) every variant is woken',
+    '  by the NOTIFY.',
+    '- **REST submission** — `POST /jobs` with autocannon against a Nest app shaped like `apps/server` (TypeORM,',
+    '  `ConveyorModule`, `ConveyorHttpModule`, `configureHttp`, a no-op handler, its worker running) in a separate',
+    "  process, on Nest's Express and Fastify adapters; the floor answers from the bare framework (Express, Fastify)",
+    '  with one single-row INSERT per request and its worker running. 1 s of warm-up load is not counted.',
+    '- **Growth** — a 10-handler drain of that many pending jobs (inserted by one `INSERT … SELECT generate_series`,',
+    '  then `VACUUM (ANALYZE)`), and a drain over that many COMPLETED (90 %) and DEAD (10 %) rows inserted the same way',
+    '  an hour in the past (inside the retention window, so the retention cleaner does not run); each compared with',
+    "  the same variant's drain of the large size on an empty table. Peak RSS is the worker process's `VmHWM` (its",
+    '  whole life, warm-up included) at the end of the pending-jobs drain.',
     '- **Idle** — a worker with engine defaults and nothing to do, measured after 2 s of settling.',
     '',
-    '**The floor** (`bench/floor`) is the simplest correct queue on the same database: a plain table',
-    '(`id bigserial, payload jsonb, status text, run_at`), a partial index on pending ids, a per-statement NOTIFY',
-    'trigger, claims with `UPDATE … WHERE id IN (SELECT … ORDER BY id FOR UPDATE SKIP LOCKED LIMIT n) RETURNING`, one',
-    "`UPDATE … SET status = 'done' WHERE id = ANY($1)` per batch of outcomes, and LISTEN/NOTIFY wake-ups with a",
-    'fallback poll. It uses the same handler count, batch sizes, prefetch rule and pool size (10) as the Conveyor case.',
-    'It has no leases, retries, priorities, timeouts or maintenance: the ratio is the price of those.',
+    '**The floor** (`bench/floor`, `floor-loops-worker.ts`) is the fastest simple correct queue we know how to write',
+    'on the same database: a plain table (`id bigserial, payload jsonb, status text, run_at`), a partial index on',
+    'pending ids, a per-statement NOTIFY trigger; `min(concurrency, 10)` independent loops share the handlers, each',
+    'claiming 100 jobs with `UPDATE … WHERE id IN (SELECT … ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 100) RETURNING`,',
+    'running them, and marking the batch done with one `UPDATE … WHERE id = ANY($1)`, on a pool of 10 connections (as',
+    "many as a Conveyor app's pool, `DB_POOL_SIZE`) plus one LISTEN connection, with a fallback poll. No two loops ever",
+    'hold the same job (0 duplicates, 0 missing), but it has no leases, retries, priorities, timeouts or maintenance:',
+    'a job whose worker dies stays running for ever, which a benchmark never needs. The ratio is the price of those',
+    "guarantees and of Conveyor's design. **floor-pipelined** (`floor-pipelined-worker.ts`) is the same table and",
+    "statements driven like Conveyor's worker pool — one claim and one completion in flight, a prefetch buffer — shown",
+    'for reference only: the gap between the two floors is what that design costs before any guarantee.',
     '',
     '**Checkpoints.** Every case except idle runs `CHECKPOINT` before it writes the jobs it measures (drains and',
-    'two processes: before enqueueing them, after any backlog; enqueue: before the timed inserts; latency and HTTP:',
+    'two processes: before enqueueing or inserting them, after any history; enqueue: before the timed inserts; latency and HTTP:',
     'before the measured load), the floor as Conveyor. The cases write WAL fast enough that the server otherwise starts',
     'a checkpoint every one to three minutes at a moment set by the case before, and a drain that met one logged a full',
     "page image at each page's first change after it. Which variant met one was chance, a likely part of why the",
@@ -149,9 +165,9 @@ export function renderMarkdownReport(r: ReportInput): string {
     '## How to run',
     '',
     '```sh',
-    'npm run bench                       # full sizes, 3 repetitions, embedded PostgreSQL',
+    'npm run bench                       # full sizes, 5 repetitions, embedded PostgreSQL',
     'npm run bench -- --quick            # small sizes, 1 repetition',
-    'npm run bench -- --cases drain-10,latency --repeat 5',
+    'npm run bench -- --cases drain-10,latency-remote --variants floor,skip-locked',
     'DATABASE_URL=postgres://… npm run bench',
     'npm run bench -- --help',
     '```',
@@ -174,7 +190,7 @@ export function renderMarkdownReport(r: ReportInput): string {
 function warmUpText(jobs: number): string {
   if (jobs === 0) return '**Warm-up:** none (`--warm-up-jobs 0`): the enqueue, drain and two-process cases measure a cold process.';
   return (
-    `**Warm-up.** Before its measured phase, every process of the enqueue, drain, backlog and two-process cases runs ` +
+    `**Warm-up.** Before its measured phase, every process of the enqueue, drain, growth and two-process cases runs ` +
     `${jobs.toLocaleString('en-US')} no-op jobs (enqueue, then a drain with the case's worker settings and hooks) through a ` +
     'throwaway queue of its own variant on a schema of its own, then drops it, and does so twice — the floor exactly as ' +
     'Conveyor. The measured phase then runs on code the JIT has compiled, as in a service that has been up for a while; a ' +
@@ -183,4 +199,9 @@ function warmUpText(jobs: number): string {
     'round they fell into the measured drain, and its first ~100 ms ran beside V8 recompiling). `--warm-up-jobs 0` ' +
     'measures cold processes.'
   );
+}
+
+/** 20000 → 20,000. */
+function n(count: number): string {
+  return count.toLocaleString('en-US');
 }

@@ -56,7 +56,7 @@ export function renderRatioChart(rows: RatioRow[], title: string, subtitle: stri
     const y = TOP + i * ROW;
     const mid = y + ROW / 2;
     const direction = row.def.direction === 'lower' ? ' (lower is better)' : '';
-    out.push(text(LABEL_X, mid + 4, `${row.def.label}${direction} — ${row.variant}`));
+    out.push(text(LABEL_X, mid + 4, `${row.label}${direction} — ${row.variant}`));
     const colour = row.pass === undefined ? COLOURS.info : row.pass ? COLOURS.pass : COLOURS.miss;
     out.push(
       `<rect x="${x(0)}" y="${mid - BAR / 2}" width="${Math.max(1, x(row.ratio.median) - x(0))}" height="${BAR}" fill="${colour}" opacity="0.85"/>`,

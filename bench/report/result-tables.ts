@@ -1,3 +1,4 @@
+import { isFloorVariant } from '../shared/bench-case';
 import { agg, num, ratio, status, targetText } from './format';
 import { Summary } from './summary';
 
@@ -11,12 +12,11 @@ export interface ResultTables {
 export function resultTables(summary: Summary): ResultTables {
   const ratios = [['Case', 'Variant', 'Value', 'Baseline', 'Ratio', 'Target', 'Status']];
   for (const row of summary.ratioRows) {
-    const base = row.def.baseline === 'floor' ? 'floor' : 'empty table';
     ratios.push([
-      `${row.def.label} (${row.def.unit})`,
+      `${row.label} (${row.def.unit})`,
       row.variant,
       agg(row.value),
-      `${agg(row.baseline)} (${base})`,
+      `${agg(row.baseline)} (${row.def.baseline.label})`,
       ratio(row.ratio),
       targetText(row.def.direction, row.target),
       status(row.pass),
@@ -25,8 +25,8 @@ export function resultTables(summary: Summary): ResultTables {
 
   const absolute = [['Measure', 'Variant', 'Value', 'Judged', 'Target', 'Status']];
   for (const row of summary.absoluteRows) {
-    const target = row.def.max === undefined || row.variant === 'floor' ? '' : `${row.def.strict ? '<' : '≤'} ${row.def.max}`;
-    absolute.push([`${row.def.label} (${row.def.unit})`, row.variant, agg(row.value), num(row.judged), target, status(row.pass)]);
+    const target = row.def.max === undefined || isFloorVariant(row.variant) ? '' : `${row.def.strict ? '<' : '≤'} ${row.def.max}`;
+    absolute.push([`${row.label} (${row.def.unit})`, row.variant, agg(row.value), num(row.judged), target, status(row.pass)]);
   }
 
   const cpu = [['Case', 'Variant', 'Node CPU ms / 1k', 'PostgreSQL CPU ms / 1k']];

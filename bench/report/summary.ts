@@ -1,6 +1,6 @@
 import { median, spread } from '../measure/stats';
-import { CaseName, CaseResult, ConveyorVariant, Variant } from '../shared/bench-case';
-import { ABSOLUTE_ROWS, AbsoluteRowDef, CPU_CASES, RATIO_ROWS, RatioRowDef } from './targets';
+import { CaseName, CaseResult, CaseSizes, ConveyorVariant, isFloorVariant, Variant } from '../shared/bench-case';
+import { ABSOLUTE_ROWS, AbsoluteRowDef, CPU_CASES, RATIO_ROWS, RatioRowDef, sizedLabel } from './targets';
 
 /** Median and range of one series over the repetitions. */
 export interface Aggregate {
@@ -12,6 +12,8 @@ export interface Aggregate {
 
 export interface RatioRow {
   def: RatioRowDef;
+  /** The definition's label with the run's sizes. */
+  label: string;
   variant: Variant;
   value: Aggregate;
   baseline: Aggregate;
@@ -23,6 +25,7 @@ export interface RatioRow {
 
 export interface AbsoluteRow {
   def: AbsoluteRowDef;
+  label: string;
   variant: Variant;
   value: Aggregate;
   /** The value the goal is judged on (median, or the worst run). */
@@ -45,7 +48,7 @@ export interface Summary {
 }
 
 /** Turns every case result of a run into the report's rows. */
-export function summarize(results: CaseResult[], variants: Variant[], repeat: number): Summary {
+export function summarize(results: CaseResult[], variants: Variant[], repeat: number, sizes: CaseSizes): Summary {
   const value = (c: CaseName, v: Variant, rep: number, metric: string): number => {
     const r = results.find((x) => x.case === c && x.variant === v && x.rep === rep && x.ok);
     return r?.metrics[metric] ?? NaN;
@@ -55,18 +58,20 @@ export function summarize(results: CaseResult[], variants: Variant[], repeat: nu
 
   const ratioRows: RatioRow[] = [];
   for (const def of RATIO_ROWS) {
-    const rowVariants = variants.filter((v) => v !== 'floor' || def.baseline === 'empty-table');
+    const baseCase: CaseName = def.baseline.case ?? def.case;
+    // Against the floor: Conveyor's variants, and the pipelined floor for reference. Against itself: every variant.
+    const rowVariants = variants.filter((v) => def.baseline.variant === 'same' || v !== 'floor');
     for (const variant of rowVariants) {
-      if (!has(def.case, variant)) continue;
-      const baseCase: CaseName = def.baseline === 'floor' ? def.case : 'drain-10';
-      const baseVariant: Variant = def.baseline === 'floor' ? 'floor' : variant;
+      const baseVariant: Variant = def.baseline.variant === 'floor' ? 'floor' : variant;
+      if (!has(def.case, variant) || !has(baseCase, baseVariant)) continue;
       const values = series(def.case, variant, def.metric);
       const bases = series(baseCase, baseVariant, def.metric);
       const ratios = values.map((v, i) => v / bases[i]);
-      const target = variant === 'floor' ? undefined : def.targets[variant as ConveyorVariant];
+      const target = isFloorVariant(variant) ? undefined : def.targets[variant as ConveyorVariant];
       const ratio = aggregate(ratios);
       ratioRows.push({
         def,
+        label: sizedLabel(def.label, sizes),
         variant,
         value: aggregate(values),
         baseline: aggregate(bases),
@@ -85,12 +90,21 @@ export function summarize(results: CaseResult[], variants: Variant[], repeat: nu
   const absoluteRows: AbsoluteRow[] = [];
   for (const def of ABSOLUTE_ROWS) {
     for (const variant of variants) {
-      if (!has(def.case, variant)) continue;
-      const value = aggregate(series(def.case, variant, def.metric));
+      const cases = def.cases.filter((c) => has(c, variant));
+      if (cases.length === 0) continue;
+      const values = cases.flatMap((c) => series(c, variant, def.metric));
+      const value = aggregate(values);
       // Judged at the precision shown (2 decimals): 3 queries in 2.9996 s is one per second, not a miss.
       const judged = round2(def.aggregate === 'max' ? value.max : value.median);
-      const judge = def.max !== undefined && variant !== 'floor' && !Number.isNaN(judged);
-      absoluteRows.push({ def, variant, value, judged, pass: judge ? (def.strict ? judged < def.max! : judged <= def.max!) : undefined });
+      const judge = def.max !== undefined && !isFloorVariant(variant) && !Number.isNaN(judged);
+      absoluteRows.push({
+        def,
+        label: sizedLabel(def.label, sizes),
+        variant,
+        value,
+        judged,
+        pass: judge ? (def.strict ? judged < def.max! : judged <= def.max!) : undefined,
+      });
     }
   }
 

@@ -1,127 +1,241 @@
-import { CaseName, ConveyorVariant } from '../shared/bench-case';
+import { CaseName, CaseSizes, ConveyorVariant } from '../shared/bench-case';
 
-/** A metric reported as a ratio of Conveyor to a baseline measured in the same repetition. */
+/** What a ratio row divides by: a variant's value of a case measured in the same repetition. */
+export interface Baseline {
+  /** `floor`: the floor's value; `same`: the row's own variant (Conveyor against itself, e.g. tuned or an empty table). */
+  variant: 'floor' | 'same';
+  /** The baseline's case; the row's own case when absent. */
+  case?: CaseName;
+  /** How the tables name it. */
+  label: string;
+}
+
+/** A metric reported as a ratio of a variant's value to a baseline measured in the same repetition. */
 export interface RatioRowDef {
   case: CaseName;
   metric: string;
+  /** `{jobs}`, `{largeJobs}`, `{pendingJobs}` and `{history}` are replaced by the run's sizes. */
   label: string;
   unit: string;
   /** `lower`: a ratio below 1 is better (latencies). */
   direction: 'higher' | 'lower';
-  /** `floor`: the floor's value of the same case; `empty-table`: the same variant's drain-10. */
-  baseline: 'floor' | 'empty-table';
-  /** Goal per claim strategy; a variant without one is shown for information. */
+  baseline: Baseline;
+  /** Goal per claim strategy; a variant without one (the pipelined floor, say) is shown for information. */
   targets: Partial<Record<ConveyorVariant, number>>;
 }
 
-/** A metric judged on its own value. */
+/** A metric judged on its own value, over one or more cases. */
 export interface AbsoluteRowDef {
-  case: CaseName;
+  /** The value is taken over every run of these cases (e.g. duplicates over all drains). */
+  cases: CaseName[];
   metric: string;
   label: string;
   unit: string;
-  /** How repetitions are combined: the median, or the worst (for correctness counts). */
+  /** How repetitions (and cases) are combined: the median, or the worst (for correctness counts and peaks). */
   aggregate: 'median' | 'max';
   /** Upper bound for Conveyor variants; `strict` means the value must stay below it. */
   max?: number;
   strict?: boolean;
 }
 
-/** The issue's goals, as ratios to the floor (medians of the repetitions). */
+const FLOOR: Baseline = { variant: 'floor', label: 'floor' };
+const BOTH = (target: number): Partial<Record<ConveyorVariant, number>> => ({ 'skip-locked': target, optimistic: target });
+
+/** A drain against the floor: ≥ 0.9× for both claim strategies (issue 26). */
+function drainRow(c: CaseName, label: string): RatioRowDef {
+  return { case: c, metric: 'jobsPerSec', label, unit: 'jobs/s', direction: 'higher', baseline: FLOOR, targets: BOTH(0.9) };
+}
+
+/** A pickup latency percentile against the floor: ≤ 1.0× (issue 26). */
+function latencyRow(c: CaseName, metric: 'p50Ms' | 'p99Ms', label: string): RatioRowDef {
+  return { case: c, metric, label, unit: 'ms', direction: 'lower', baseline: FLOOR, targets: BOTH(1.0) };
+}
+
+/** The goals of issue 26, as ratios (medians over the repetitions of per-repetition ratios). */
 export const RATIO_ROWS: RatioRowDef[] = [
+  drainRow('drain-10', 'Drain {jobs}, 10 handlers'),
+  drainRow('drain-50', 'Drain {jobs}, 50 handlers'),
+  drainRow('drain-10-large', 'Drain {largeJobs}, 10 handlers'),
+  drainRow('drain-50-large', 'Drain {largeJobs}, 50 handlers'),
+  drainRow('two-process-10', 'Drain {jobs}, 2 processes × 10 handlers'),
+  drainRow('two-process-50', 'Drain {jobs}, 2 processes × 50 handlers'),
+  drainRow('two-process-10-large', 'Drain {largeJobs}, 2 processes × 10 handlers'),
+  drainRow('two-process-50-large', 'Drain {largeJobs}, 2 processes × 50 handlers'),
+  {
+    case: 'drain-default',
+    metric: 'jobsPerSec',
+    label: 'Drain {largeJobs}, default settings vs tuned',
+    unit: 'jobs/s',
+    direction: 'higher',
+    baseline: { variant: 'same', case: 'drain-10-large', label: 'tuned, same strategy' },
+    targets: BOTH(0.8),
+  },
+  {
+    case: 'drain-default',
+    metric: 'jobsPerSec',
+    label: 'Drain {largeJobs}, default settings vs floor',
+    unit: 'jobs/s',
+    direction: 'higher',
+    baseline: { variant: 'floor', case: 'drain-10-large', label: 'floor' },
+    targets: {},
+  },
+  latencyRow('latency', 'p50Ms', 'Pickup latency p50, producer in the worker'),
+  latencyRow('latency', 'p99Ms', 'Pickup latency p99, producer in the worker'),
+  latencyRow('latency-remote', 'p50Ms', 'Pickup latency p50, producer in another process'),
+  latencyRow('latency-remote', 'p99Ms', 'Pickup latency p99, producer in another process'),
   {
     case: 'enqueue',
     metric: 'jobsPerSec',
-    label: 'Bulk enqueue',
+    label: 'Bulk enqueue, enqueueMany',
     unit: 'jobs/s',
     direction: 'higher',
-    baseline: 'floor',
-    targets: { 'skip-locked': 0.5, optimistic: 0.5 },
+    baseline: FLOOR,
+    targets: BOTH(0.8),
   },
   {
-    case: 'drain-10',
+    case: 'enqueue-http-batch',
     metric: 'jobsPerSec',
-    label: 'Drain, 10 handlers, batch 100',
+    label: 'Bulk enqueue, POST /jobs/batch',
     unit: 'jobs/s',
     direction: 'higher',
-    baseline: 'floor',
-    targets: { 'skip-locked': 0.7, optimistic: 0.5 },
+    baseline: { variant: 'floor', case: 'enqueue', label: 'floor multi-row INSERT' },
+    targets: BOTH(0.8),
   },
   {
-    case: 'drain-50',
-    metric: 'jobsPerSec',
-    label: 'Drain, 50 handlers, batch 100',
-    unit: 'jobs/s',
-    direction: 'higher',
-    baseline: 'floor',
-    targets: { 'skip-locked': 0.7 },
-  },
-  {
-    case: 'two-process',
-    metric: 'jobsPerSec',
-    label: 'Two worker processes',
-    unit: 'jobs/s',
-    direction: 'higher',
-    baseline: 'floor',
-    targets: { 'skip-locked': 0.7, optimistic: 0.7 },
-  },
-  {
-    case: 'latency',
-    metric: 'p50Ms',
-    label: 'Pickup latency p50',
-    unit: 'ms',
-    direction: 'lower',
-    baseline: 'floor',
-    targets: { 'skip-locked': 1.2, optimistic: 1.2 },
-  },
-  { case: 'latency', metric: 'p95Ms', label: 'Pickup latency p95', unit: 'ms', direction: 'lower', baseline: 'floor', targets: {} },
-  {
-    case: 'latency',
-    metric: 'p99Ms',
-    label: 'Pickup latency p99',
-    unit: 'ms',
-    direction: 'lower',
-    baseline: 'floor',
-    targets: { 'skip-locked': 1.5, optimistic: 1.5 },
-  },
-  {
-    case: 'http',
+    case: 'http-express',
     metric: 'requestsPerSec',
-    label: 'POST /jobs throughput',
+    label: 'POST /jobs, Express',
     unit: 'req/s',
     direction: 'higher',
-    baseline: 'floor',
+    baseline: FLOOR,
+    targets: BOTH(2),
+  },
+  {
+    case: 'http-express',
+    metric: 'p99Ms',
+    label: 'POST /jobs p99, Express',
+    unit: 'ms',
+    direction: 'lower',
+    baseline: FLOOR,
+    targets: BOTH(1.0),
+  },
+  {
+    case: 'http-fastify',
+    metric: 'requestsPerSec',
+    label: 'POST /jobs, Fastify',
+    unit: 'req/s',
+    direction: 'higher',
+    baseline: FLOOR,
+    targets: BOTH(2),
+  },
+  {
+    case: 'http-fastify',
+    metric: 'p99Ms',
+    label: 'POST /jobs p99, Fastify',
+    unit: 'ms',
+    direction: 'lower',
+    baseline: FLOOR,
+    targets: BOTH(1.0),
+  },
+  {
+    case: 'growth-pending',
+    metric: 'jobsPerSec',
+    label: 'Drain {pendingJobs} pending vs {largeJobs} on an empty table',
+    unit: 'jobs/s',
+    direction: 'higher',
+    baseline: { variant: 'same', case: 'drain-10-large', label: 'empty table, same variant' },
+    targets: BOTH(0.9),
+  },
+  {
+    case: 'growth-history',
+    metric: 'jobsPerSec',
+    label: 'Drain {largeJobs} over {history} finished vs empty table',
+    unit: 'jobs/s',
+    direction: 'higher',
+    baseline: { variant: 'same', case: 'drain-10-large', label: 'empty table, same variant' },
+    targets: BOTH(0.9),
+  },
+  {
+    case: 'growth-pending',
+    metric: 'jobsPerSec',
+    label: 'Drain {pendingJobs} pending vs floor',
+    unit: 'jobs/s',
+    direction: 'higher',
+    baseline: FLOOR,
     targets: {},
   },
-  { case: 'http', metric: 'p99Ms', label: 'POST /jobs latency p99', unit: 'ms', direction: 'lower', baseline: 'floor', targets: {} },
   {
-    case: 'backlog',
+    case: 'growth-history',
     metric: 'jobsPerSec',
-    label: 'Drain at backlog vs empty table',
+    label: 'Drain over {history} finished vs floor',
     unit: 'jobs/s',
     direction: 'higher',
-    baseline: 'empty-table',
-    targets: { 'skip-locked': 0.8, optimistic: 0.8 },
-  },
-  {
-    case: 'backlog',
-    metric: 'jobsPerSec',
-    label: 'Drain at backlog vs floor at backlog',
-    unit: 'jobs/s',
-    direction: 'higher',
-    baseline: 'floor',
+    baseline: FLOOR,
     targets: {},
   },
 ];
 
-/** The idle and correctness goals. */
+const DRAINS: CaseName[] = [
+  'drain-10',
+  'drain-50',
+  'drain-10-large',
+  'drain-50-large',
+  'drain-default',
+  'two-process-10',
+  'two-process-50',
+  'two-process-10-large',
+  'two-process-50-large',
+  'growth-pending',
+  'growth-history',
+];
+
+/** The resource and correctness goals. */
 export const ABSOLUTE_ROWS: AbsoluteRowDef[] = [
-  { case: 'idle', metric: 'cpuPercent', label: 'Idle worker CPU', unit: '% of a core', aggregate: 'median', max: 2, strict: true },
-  { case: 'idle', metric: 'queriesPerPoll', label: 'Idle queries', unit: 'per poll interval', aggregate: 'median', max: 1 },
-  { case: 'idle', metric: 'pgCpuPercent', label: 'Idle PostgreSQL CPU', unit: '% of a core', aggregate: 'median' },
-  { case: 'two-process', metric: 'duplicates', label: 'Two processes: duplicates', unit: 'jobs (worst run)', aggregate: 'max', max: 0 },
-  { case: 'two-process', metric: 'missing', label: 'Two processes: missing', unit: 'jobs (worst run)', aggregate: 'max', max: 0 },
+  { cases: DRAINS, metric: 'duplicates', label: 'Drains: duplicates', unit: 'jobs (worst run of any drain)', aggregate: 'max', max: 0 },
+  { cases: DRAINS, metric: 'missing', label: 'Drains: missing', unit: 'jobs (worst run of any drain)', aggregate: 'max', max: 0 },
+  {
+    cases: ['growth-pending'],
+    metric: 'peakRssMb',
+    label: 'Peak RSS draining {pendingJobs}',
+    unit: 'MB (worst run)',
+    aggregate: 'max',
+    max: 250,
+    strict: true,
+  },
+  { cases: ['growth-pending'], metric: 'rssAtStartMb', label: 'RSS when that drain started', unit: 'MB', aggregate: 'median' },
+  { cases: ['idle'], metric: 'cpuPercent', label: 'Idle worker CPU', unit: '% of a core', aggregate: 'median', max: 2, strict: true },
+  { cases: ['idle'], metric: 'queriesPerPoll', label: 'Idle queries', unit: 'per poll interval', aggregate: 'median', max: 1 },
+  { cases: ['idle'], metric: 'pgCpuPercent', label: 'Idle PostgreSQL CPU', unit: '% of a core', aggregate: 'median' },
 ];
 
 /** Cases whose CPU per 1,000 jobs (or requests) is tabulated. */
-export const CPU_CASES: CaseName[] = ['enqueue', 'drain-10', 'drain-50', 'two-process', 'backlog', 'latency', 'http'];
+export const CPU_CASES: CaseName[] = [
+  'enqueue',
+  'enqueue-http-batch',
+  'drain-10',
+  'drain-50',
+  'drain-10-large',
+  'drain-50-large',
+  'drain-default',
+  'two-process-10-large',
+  'growth-pending',
+  'growth-history',
+  'latency',
+  'latency-remote',
+  'http-express',
+  'http-fastify',
+];
+
+/** A label with the run's sizes in place of `{jobs}`, `{largeJobs}`, `{pendingJobs}` and `{history}`. */
+export function sizedLabel(label: string, sizes: CaseSizes): string {
+  return label.replace(/\{(jobs|largeJobs|pendingJobs|history)\}/g, (_, key: 'jobs' | 'largeJobs' | 'pendingJobs' | 'history') =>
+    compactCount(sizes[key]),
+  );
+}
+
+/** 20000 → 20k, 1000000 → 1M, 1500 → 1,500. */
+function compactCount(n: number): string {
+  if (n >= 1_000_000 && n % 100_000 === 0) return `${n / 1_000_000}M`;
+  if (n >= 10_000 && n % 1_000 === 0) return `${n / 1_000}k`;
+  return n.toLocaleString('en-US');
+}

@@ -1,25 +1,70 @@
-/** The queue implementations every case runs against, in the order they run within a repetition. */
-export const VARIANTS = ['floor', 'skip-locked', 'optimistic'] as const;
+/**
+ * The queue implementations a case can run against, in the order they run within a repetition: the floor
+ * (bench/floor, independent claim loops: the baseline of every ratio), the same floor shaped like Conveyor's
+ * pipeline (a labelled reference, see floor-pipelined-worker.ts), and Conveyor with each claim strategy.
+ */
+export const VARIANTS = ['floor', 'floor-pipelined', 'skip-locked', 'optimistic'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
-/** The Conveyor variants (claim strategies); `floor` is the reference queue in bench/floor. */
-export type ConveyorVariant = Exclude<Variant, 'floor'>;
+/** The two shapes of the reference queue in bench/floor. */
+export type FloorVariant = Extract<Variant, 'floor' | 'floor-pipelined'>;
+
+/** The Conveyor variants (claim strategies). */
+export type ConveyorVariant = Exclude<Variant, FloorVariant>;
+
+export function isFloorVariant(variant: Variant): variant is FloorVariant {
+  return variant === 'floor' || variant === 'floor-pipelined';
+}
 
 /** Every case, in the order a repetition runs them. */
-export const CASE_NAMES = ['enqueue', 'drain-10', 'drain-50', 'latency', 'two-process', 'http', 'backlog', 'idle'] as const;
+export const CASE_NAMES = [
+  'enqueue',
+  'enqueue-http-batch',
+  'drain-10',
+  'drain-50',
+  'drain-10-large',
+  'drain-50-large',
+  'drain-default',
+  'two-process-10',
+  'two-process-50',
+  'two-process-10-large',
+  'two-process-50-large',
+  'latency',
+  'latency-remote',
+  'http-express',
+  'http-fastify',
+  'growth-pending',
+  'growth-history',
+  'idle',
+] as const;
 export type CaseName = (typeof CASE_NAMES)[number];
+
+/**
+ * Which variants a case runs. The pipelined floor differs from the floor only in its worker, so it runs where a
+ * worker drains (to explain a drain or latency ratio) and nowhere else; `drain-default` and `enqueue-http-batch`
+ * compare Conveyor with itself or with the floor's `enqueue`, so the floors do not run them.
+ */
+export function caseRunsVariant(name: CaseName, variant: Variant): boolean {
+  if (name === 'drain-default' || name === 'enqueue-http-batch') return !isFloorVariant(variant);
+  if (variant !== 'floor-pipelined') return true;
+  return /^(drain-(10|50)|two-process-|latency)/.test(name);
+}
 
 /** Sizes of the work each case does; `--quick` shrinks them. */
 export interface CaseSizes {
-  /** Jobs enqueued and drained by the throughput cases. */
+  /** Jobs enqueued and drained by the smaller drains (`drain-10`, `drain-50`, `two-process-10`, …). */
   jobs: number;
-  /** Jobs per enqueueMany / multi-row INSERT statement. */
+  /** Jobs of the large drains (`*-large`), of the default-settings drain and of the growth-history drain. */
+  largeJobs: number;
+  /** Pending jobs the growth-pending case drains (and whose worker's peak RSS it reports). */
+  pendingJobs: number;
+  /** Finished rows retained in the table under the growth-history drain. */
+  history: number;
+  /** Jobs per enqueueMany / multi-row INSERT statement / POST /jobs/batch request. */
   chunk: number;
-  /** Jobs of the latency case, one every `latencyIntervalMs`. */
+  /** Jobs of the latency cases, one every `latencyIntervalMs`. */
   latencyJobs: number;
   latencyIntervalMs: number;
-  /** Finished rows already in the table for the backlog case. */
-  backlog: number;
   httpSeconds: number;
   httpConnections: number;
   idleSeconds: number;

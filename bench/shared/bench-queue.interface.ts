@@ -25,6 +25,17 @@ export interface WorkerHooks {
   onFinished?(count: number): void;
 }
 
+/** Rows inserted in bulk under a case: jobs waiting to run, or finished history. */
+export type RowState = 'pending' | 'finished';
+
+/** What else a worker-side process serves. */
+export interface PrepareWorkerOptions {
+  /** Serve `POST /jobs` (and Conveyor's whole API) on this framework. */
+  http?: 'express' | 'fastify';
+  /** Run the worker; false serves HTTP only (default true). */
+  worker?: boolean;
+}
+
 /** Rows of the case's table by state, to check a drain after the fact. */
 export interface QueueCounts {
   total: number;
@@ -35,20 +46,22 @@ export interface QueueCounts {
 }
 
 /**
- * What every case drives: Conveyor with one claim strategy, or the floor. A queue is used by one
+ * What every case drives: Conveyor with one claim strategy, or the floor in one of its shapes. A queue is used by one
  * case process; `close()` releases everything it opened.
  */
 export interface BenchQueue {
   /** Creates the tables (Conveyor: its migrations) in the case's schema. */
   setup(): Promise<void>;
-  /** Inserts `rows` finished jobs (one INSERT … SELECT generate_series) and vacuums/analyzes the table. */
-  insertBacklog(rows: number): Promise<void>;
+  /** Opens a producer on a schema another process has set up (a producer in its own process). */
+  attach(): Promise<void>;
+  /** Inserts `rows` pending or finished jobs (one INSERT … SELECT generate_series), then VACUUM (ANALYZE). */
+  insertRows(rows: number, state: RowState): Promise<void>;
   /** Enqueues `count` no-op jobs, `chunk` per statement, one statement after another. */
   enqueueMany(count: number, chunk: number): Promise<void>;
   /** Enqueues one no-op job (single-row insert and its notification). */
   enqueueOne(payload: unknown): Promise<void>;
   /** Builds the worker (connections, modules) without starting to claim. */
-  prepareWorker(settings: WorkerSettings, hooks: WorkerHooks, options?: { http?: boolean }): Promise<void>;
+  prepareWorker(settings: WorkerSettings, hooks: WorkerHooks, options?: PrepareWorkerOptions): Promise<void>;
   /** Starts claiming; with `http`, also listens and resolves with the port. */
   startWorker(): Promise<number | undefined>;
   counts(): Promise<QueueCounts>;

@@ -1,9 +1,9 @@
 import { ConveyorQueue } from '../conveyor/conveyor-queue';
 import { FloorQueue } from '../floor/floor-queue';
-import { Variant } from './bench-case';
+import { isFloorVariant, Variant } from './bench-case';
 import { BenchQueue } from './bench-queue.interface';
 
 /** The queue a variant names, on the given schema. */
 export function createBenchQueue(variant: Variant, url: string, schema: string, appName: string): BenchQueue {
-  return variant === 'floor' ? new FloorQueue(url, schema, appName) : new ConveyorQueue(variant, url, schema, appName);
+  return isFloorVariant(variant) ? new FloorQueue(variant, url, schema, appName) : new ConveyorQueue(variant, url, schema, appName);
 }

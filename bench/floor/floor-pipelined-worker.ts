@@ -1,15 +1,13 @@
 import { Client, ClientConfig, Pool } from 'pg';
 import { WorkerHooks, WorkerSettings } from '../shared/bench-queue.interface';
+import { FloorJob, FloorWorker } from './floor-worker.interface';
 import { floorClaim, floorComplete, FloorTables } from './floor.sql';
 
-interface FloorJob {
-  id: string;
-  payload: unknown;
-}
-
 /**
- * The floor's worker: the least a correct queue worker does, with the same pipelining as Conveyor's
- * pool so that the ratio measures the cost of Conveyor's guarantees, not a scheduling difference.
+ * The `floor-pipelined` reference: the floor's table and statements driven the way Conveyor's worker pool drives
+ * its own, so that a ratio to it isolates the cost of Conveyor's guarantees from the cost of that design. It is not
+ * the baseline (floor-loops-worker.ts is): with one claim and one write in flight it gets one commit at a time,
+ * where independent loops commit in parallel.
  *
  * - one claim in flight at a time, for `min(free room, claimBatchSize)` rows, refilled when the
  *   buffer is down to half the prefetch (free room = concurrency + prefetch - running - buffered);
@@ -22,7 +20,7 @@ interface FloorJob {
  * backoff, priorities and queues, timeouts, maintenance, graceful hand-back. A job whose worker dies
  * stays `running` for ever.
  */
-export class FloorWorker {
+export class FloorPipelinedWorker implements FloorWorker {
   private buffer: FloorJob[] = [];
   private running = 0;
   private finished: string[] = [];
