@@ -1,6 +1,7 @@
 import { MESSAGES } from '../errors/conveyor.messages';
 import { SqlResult, SqlRunner } from '../storage/connections/sql-runner.interface';
-import { IdempotencyConflictError, JobStateConflictError } from '../errors/job-request.errors';
+import { isConnectionError } from '../storage/connections/connection-errors';
+import { DatabaseUnavailableError, IdempotencyConflictError, JobStateConflictError } from '../errors/job-request.errors';
 import {
   hasKeys,
   InsertedBatch,
@@ -42,11 +43,35 @@ export interface InsertedRows {
   committed?: CommittedInsert;
 }
 
+/** A request row that no job answers: the error its request fails with (only with `InsertOptions.independent`). */
+export class FailedRow {
+  constructor(readonly error: unknown) {}
+}
+
+/** What {@link insertJobsEach} did: like {@link InsertedJobs}, but a row may fail on its own. */
+export interface InsertedEach extends Omit<InsertedJobs, 'answers'> {
+  /** In request order: the new job, the one holding the request's key, or why the request failed. */
+  answers: Array<JobRow | FailedRow>;
+}
+
+/** How {@link insertJobsEach} inserts. */
+export interface InsertOptions {
+  /** A quiet first statement (sql/quiet-insert.ts): only for a runner whose statements commit on their own. */
+  quiet?: boolean;
+  /**
+   * The rows are the submissions of unrelated requests, sharing statements: each row answers for itself. A key
+   * conflict fails its row alone, and a statement that fails for a reason other than the connection is sent again
+   * in halves on `retryOn` (which must commit each statement on its own), down to the rows that fail by
+   * themselves. Without it the first failure is thrown.
+   */
+  independent?: { retryOn: SqlRunner };
+}
+
 /** Rounds before a key whose holders keep finishing is given up on (each round is one more insert). */
 const MAX_ROUNDS = 5;
 
 /**
- * Inserts validated rows with one statement and answers every request row.
+ * Inserts validated rows with one statement and answers every request row; the first failure is thrown.
  *
  * A row without keys is always inserted. A keyed row the statement skipped is answered with the job that
  * holds its key: the job created under its idempotency key (which must come from the same request, else
@@ -56,22 +81,46 @@ const MAX_ROUNDS = 5;
  * Without conflicts this is exactly one statement; each kind of conflict adds one read.
  */
 export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet = false): Promise<InsertedJobs> {
+  const { answers, created, committed } = await insertJobsEach(runner, t, rows, { quiet });
+  return { answers: answers as JobRow[], created, committed };
+}
+
+/** {@link insertJobs}, with the rows answering each for itself when `options.independent` says they are unrelated. */
+export async function insertJobsEach(
+  runner: SqlRunner,
+  t: SqlTables,
+  rows: NewJobRow[],
+  options: InsertOptions = {},
+): Promise<InsertedEach> {
   // Until its statement is on the runner, nothing here may wait: LocalPickup sends a claim right behind it.
-  const answers: JobRow[] = new Array<JobRow>(rows.length);
+  const { quiet = false, independent } = options;
+  const answers = new Array<JobRow | FailedRow>(rows.length);
+  const fail = (i: number, error: unknown) => {
+    if (!independent) throw error;
+    answers[i] = new FailedRow(error);
+  };
   const created: JobRow[] = [];
   const committed: CommittedInsert[] = [];
   let pending = rows.map((_, i) => i);
   for (let round = 0; pending.length > 0; round++) {
     if (round === MAX_ROUNDS) {
-      const row = rows[pending[0]];
-      throw new JobStateConflictError(MESSAGES.uniqueKeyContention(row.idempotency_key ?? row.unique_key ?? ''));
+      for (const i of pending) fail(i, contention(rows[i]));
+      break;
     }
     const batch = pending.map((i) => rows[i]);
-    const { rows: inserted, committed: statement } = await insertRows(runner, t, batch, quiet);
+    const {
+      rows: inserted,
+      committed: statements,
+      failed,
+    } = independent
+      ? await insertRowsApart(runner, independent.retryOn, t, batch, quiet)
+      : await insertRowsTogether(runner, t, batch, quiet);
     created.push(...inserted.values());
-    if (statement) committed.push(statement);
+    committed.push(...statements);
+    const asked = failed.size === 0 ? batch : batch.filter((r) => !failed.has(r.id));
     // Every row inserted (always so without keys): nothing to look up.
-    const holders = inserted.size === batch.length ? null : await keyHolders(runner, t, [...inserted.values()], batch);
+    const holders =
+      inserted.size === asked.length ? null : await keyHolders(runner, t, [...inserted.values()], asked).catch(failedRead(independent));
     const again: number[] = [];
     for (const i of pending) {
       const row = rows[i];
@@ -80,9 +129,14 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
         answers[i] = mine;
         continue;
       }
+      if (failed.has(row.id) || holders instanceof FailedRow) {
+        fail(i, holders instanceof FailedRow ? holders.error : failed.get(row.id));
+        continue;
+      }
       const byIdempotency = row.idempotency_key ? holders!.byIdempotencyKey.get(row.idempotency_key) : undefined;
       if (byIdempotency && byIdempotency.idempotency_hash !== row.idempotency_hash) {
-        throw new IdempotencyConflictError(MESSAGES.idempotencyMismatch(row.idempotency_key!));
+        fail(i, new IdempotencyConflictError(MESSAGES.idempotencyMismatch(row.idempotency_key!)));
+        continue;
       }
       const stored = byIdempotency ?? (row.unique_key ? holders!.byUniqueKey.get(uniqueId(row.type, row.unique_key)) : undefined);
       if (stored) answers[i] = stored;
@@ -91,6 +145,73 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
     pending = again;
   }
   return { answers, created, committed };
+}
+
+/** A failed read of key holders: thrown, or (for independent rows) the failure of the rows that needed it. */
+function failedRead(independent: unknown): (err: unknown) => FailedRow {
+  return (err) => {
+    if (!independent) throw err;
+    return new FailedRow(err);
+  };
+}
+
+function contention(row: NewJobRow): JobStateConflictError {
+  return new JobStateConflictError(MESSAGES.uniqueKeyContention(row.idempotency_key ?? row.unique_key ?? ''));
+}
+
+/** What the insert statements of one round did: rows inserted by id, the statements that committed, rows that failed. */
+interface RoundInsert {
+  rows: Map<string, JobRow>;
+  committed: CommittedInsert[];
+  /** The error of each row no statement could insert, by id. */
+  failed: Map<string, unknown>;
+}
+
+const NO_FAILURES: ReadonlyMap<string, unknown> = new Map();
+
+async function insertRowsTogether(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet: boolean): Promise<RoundInsert> {
+  const { rows: inserted, committed } = await insertRows(runner, t, rows, quiet);
+  return { rows: inserted, committed: committed ? [committed] : [], failed: NO_FAILURES as Map<string, unknown> };
+}
+
+/**
+ * Inserts `rows` with one statement; when it fails for a reason a smaller statement could avoid (one row's value,
+ * a deadlock), the halves go again one after the other on `retryOn`, so only the rows that fail by themselves
+ * fail. A failed statement inserted nothing: a statement is atomic. Never split: a connection failure (the
+ * statement may have committed unseen, and sending its rows again could insert them twice; every row gets the
+ * 503) and an error of the statement itself (class 42: it would fail the same way for every half).
+ *
+ * The halves go in turn, not side by side: two statements carrying the same keys in different orders could each
+ * wait for the other's uncommitted row. The retries are announced inserts (not quiet): the claim that a quiet
+ * insert sends behind it has gone already, behind the failed statement.
+ */
+async function insertRowsApart(
+  runner: SqlRunner,
+  retryOn: SqlRunner,
+  t: SqlTables,
+  rows: NewJobRow[],
+  quiet: boolean,
+): Promise<RoundInsert> {
+  try {
+    return await insertRowsTogether(runner, t, rows, quiet);
+  } catch (err) {
+    if (rows.length === 1 || !isSplittable(err)) return { rows: new Map(), committed: [], failed: new Map(rows.map((r) => [r.id, err])) };
+    const half = Math.ceil(rows.length / 2);
+    const first = await insertRowsApart(retryOn, retryOn, t, rows.slice(0, half), false);
+    const second = await insertRowsApart(retryOn, retryOn, t, rows.slice(half), false);
+    return {
+      rows: new Map([...first.rows, ...second.rows]),
+      committed: [...first.committed, ...second.committed],
+      failed: new Map([...first.failed, ...second.failed]),
+    };
+  }
+}
+
+/** Whether a failed multi-row statement may succeed for some of its rows if sent in parts. */
+function isSplittable(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailableError || isConnectionError(err)) return false;
+  const code = (err as { code?: unknown } | null)?.code;
+  return !(typeof code === 'string' && code.startsWith('42'));
 }
 
 /**
