@@ -4,7 +4,8 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { hasKeys, NewJobRow } from '../storage/statements';
 import { JobRow } from '../storage/statements/job-row.mapper';
-import { CommittedInsert, FailedRow, InsertedEach, insertJobsEach } from './insert-jobs';
+import { FailedRow, InsertedEach, insertJobsEach } from './insert-jobs';
+import { CommittedInsert } from './insert-rows';
 import { LOCAL_PICKUP, LocalPickup } from './local-pickup.port';
 import { SubmissionBatcher } from './submission-batcher';
 
