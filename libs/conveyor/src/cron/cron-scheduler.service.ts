@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
-import { insertRows } from '../submission/insert-jobs';
+import { insertRows } from '../submission/insert-rows';
 import { JobRequestValidator } from '../submission/job-request.validator';
 import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
 import { LogRecord } from '../observation/logging/log-record';

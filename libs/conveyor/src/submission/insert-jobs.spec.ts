@@ -1,7 +1,7 @@
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { IdempotencyConflictError } from '../errors/job-request.errors';
 import { jobInsertMany, NewJobRow, SqlTables } from '../storage/statements';
-import { insertJobs } from './insert-jobs';
+import { FailedRow, insertJobs, insertJobsEach } from './insert-jobs';
 import { JobRow } from '../storage/statements/job-row.mapper';
 
 const tables: SqlTables = {
@@ -139,6 +139,23 @@ describe('insertJobs', () => {
       [BY_IDEMPOTENCY, [stored]],
     ]);
     await expect(insertJobs(other, tables, [{ ...row, idempotency_hash: 'h2' }])).rejects.toThrow(IdempotencyConflictError);
+  });
+
+  it('throws a failed statement as it is, without sending its rows again, unless told the rows are independent', async () => {
+    const refused = Object.assign(new Error('refused'), { code: '22023' });
+    let statements = 0;
+    const failing: SqlRunner = {
+      query: () => {
+        statements++;
+        return Promise.reject(refused);
+      },
+    };
+    await expect(insertJobs(failing, tables, [request(), request()])).rejects.toBe(refused);
+    expect(statements).toBe(1);
+    // Independent rows: halves until each row fails on its own (2 → 1 + 1), and no row is thrown.
+    const { answers } = await insertJobsEach(failing, tables, [request(), request()], { independent: { retryOn: failing } });
+    expect(answers).toEqual([new FailedRow(refused), new FailedRow(refused)]);
+    expect(statements).toBe(4);
   });
 
   it('gives up with a 409 after a few rounds of holders that keep finishing', async () => {

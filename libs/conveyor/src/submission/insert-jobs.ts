@@ -1,20 +1,8 @@
 import { MESSAGES } from '../errors/conveyor.messages';
-import { SqlResult, SqlRunner } from '../storage/connections/sql-runner.interface';
+import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { IdempotencyConflictError, JobStateConflictError } from '../errors/job-request.errors';
-import {
-  hasKeys,
-  InsertedBatch,
-  InsertedJobColumns,
-  jobGetByIdempotencyKeys,
-  jobGetByUniqueKeys,
-  jobInsertBatch,
-  jobInsertMany,
-  NewJobRow,
-  run,
-  SqlTables,
-  storedJobRow,
-  unpackInsertedBatch,
-} from '../storage/statements';
+import { jobGetByIdempotencyKeys, jobGetByUniqueKeys, NewJobRow, run, SqlTables } from '../storage/statements';
+import { CommittedInsert, insertRowsApart, insertRowsTogether } from './insert-rows';
 import { JobRow } from '../storage/statements/job-row.mapper';
 
 /** What {@link insertJobs} did: the stored row answering each request row, and the rows it created. */
@@ -27,26 +15,35 @@ export interface InsertedJobs {
   committed: CommittedInsert[];
 }
 
-/** An insert that committed on its own: the backend that ran it (its NOTIFY's sender) and its earliest run_at. */
-export interface CommittedInsert {
-  backendPid: number;
-  /** Epoch ms, as PostgreSQL stored it (to the millisecond, truncated). */
-  earliestRunAt: number;
+/** A request row that no job answers: the error its request fails with (only with `InsertOptions.independent`). */
+export class FailedRow {
+  constructor(readonly error: unknown) {}
 }
 
-/** What one insert statement did. */
-export interface InsertedRows {
-  /** The stored rows of those inserted, by id, in insertion order. */
-  rows: Map<string, JobRow>;
-  /** Set when the statement committed on its own and inserted at least one row. */
-  committed?: CommittedInsert;
+/** What {@link insertJobsEach} did: like {@link InsertedJobs}, but a row may fail on its own. */
+export interface InsertedEach extends Omit<InsertedJobs, 'answers'> {
+  /** In request order: the new job, the one holding the request's key, or why the request failed. */
+  answers: Array<JobRow | FailedRow>;
+}
+
+/** How {@link insertJobsEach} inserts. */
+export interface InsertOptions {
+  /** A quiet first statement (sql/quiet-insert.ts): only for a runner whose statements commit on their own. */
+  quiet?: boolean;
+  /**
+   * The rows are the submissions of unrelated requests, sharing statements: each row answers for itself. A key
+   * conflict fails its row alone, and a statement that fails for a reason other than the connection is sent again
+   * in halves on `retryOn` (which must commit each statement on its own), down to the rows that fail by
+   * themselves. Without it the first failure is thrown.
+   */
+  independent?: { retryOn: SqlRunner };
 }
 
 /** Rounds before a key whose holders keep finishing is given up on (each round is one more insert). */
 const MAX_ROUNDS = 5;
 
 /**
- * Inserts validated rows with one statement and answers every request row.
+ * Inserts validated rows with one statement and answers every request row; the first failure is thrown.
  *
  * A row without keys is always inserted. A keyed row the statement skipped is answered with the job that
  * holds its key: the job created under its idempotency key (which must come from the same request, else
@@ -56,22 +53,43 @@ const MAX_ROUNDS = 5;
  * Without conflicts this is exactly one statement; each kind of conflict adds one read.
  */
 export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet = false): Promise<InsertedJobs> {
+  const { answers, created, committed } = await insertJobsEach(runner, t, rows, { quiet });
+  return { answers: answers as JobRow[], created, committed };
+}
+
+/** {@link insertJobs}, with the rows answering each for itself when `options.independent` says they are unrelated. */
+export async function insertJobsEach(
+  runner: SqlRunner,
+  t: SqlTables,
+  rows: NewJobRow[],
+  options: InsertOptions = {},
+): Promise<InsertedEach> {
   // Until its statement is on the runner, nothing here may wait: LocalPickup sends a claim right behind it.
-  const answers: JobRow[] = new Array<JobRow>(rows.length);
+  const { quiet = false, independent } = options;
+  const answers = new Array<JobRow | FailedRow>(rows.length);
+  const fail = (i: number, error: unknown) => {
+    if (!independent) throw error;
+    answers[i] = new FailedRow(error);
+  };
   const created: JobRow[] = [];
   const committed: CommittedInsert[] = [];
   let pending = rows.map((_, i) => i);
   for (let round = 0; pending.length > 0; round++) {
     if (round === MAX_ROUNDS) {
-      const row = rows[pending[0]];
-      throw new JobStateConflictError(MESSAGES.uniqueKeyContention(row.idempotency_key ?? row.unique_key ?? ''));
+      for (const i of pending) fail(i, contention(rows[i]));
+      break;
     }
     const batch = pending.map((i) => rows[i]);
-    const { rows: inserted, committed: statement } = await insertRows(runner, t, batch, quiet);
+    const done = independent
+      ? await insertRowsApart(runner, independent.retryOn, t, batch, quiet)
+      : await insertRowsTogether(runner, t, batch, quiet);
+    const { rows: inserted, failed } = done;
     created.push(...inserted.values());
-    if (statement) committed.push(statement);
+    committed.push(...done.committed);
+    const asked = failed.size === 0 ? batch : batch.filter((r) => !failed.has(r.id));
     // Every row inserted (always so without keys): nothing to look up.
-    const holders = inserted.size === batch.length ? null : await keyHolders(runner, t, [...inserted.values()], batch);
+    const holders =
+      inserted.size === asked.length ? null : await keyHolders(runner, t, [...inserted.values()], asked).catch(failedRead(independent));
     const again: number[] = [];
     for (const i of pending) {
       const row = rows[i];
@@ -80,9 +98,14 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
         answers[i] = mine;
         continue;
       }
+      if (failed.has(row.id) || holders instanceof FailedRow) {
+        fail(i, holders instanceof FailedRow ? holders.error : failed.get(row.id));
+        continue;
+      }
       const byIdempotency = row.idempotency_key ? holders!.byIdempotencyKey.get(row.idempotency_key) : undefined;
       if (byIdempotency && byIdempotency.idempotency_hash !== row.idempotency_hash) {
-        throw new IdempotencyConflictError(MESSAGES.idempotencyMismatch(row.idempotency_key!));
+        fail(i, new IdempotencyConflictError(MESSAGES.idempotencyMismatch(row.idempotency_key!)));
+        continue;
       }
       const stored = byIdempotency ?? (row.unique_key ? holders!.byUniqueKey.get(uniqueId(row.type, row.unique_key)) : undefined);
       if (stored) answers[i] = stored;
@@ -93,40 +116,16 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
   return { answers, created, committed };
 }
 
-/**
- * Inserts `rows` with one statement: the stored rows of those inserted, and whether it committed on its own.
- * `quiet` (only for a runner whose statements commit on their own) makes it a quiet insert: sql/quiet-insert.ts.
- */
-export async function insertRows(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet = false): Promise<InsertedRows> {
-  const { columns, committedOn } = await insertStatement(runner, t, rows, quiet);
-  const inserted = new Map<string, JobRow>();
-  let earliestRunAt = Infinity;
-  for (let i = 0; i < rows.length; i++) {
-    const c = columns[i];
-    if (!c) continue;
-    inserted.set(c.id, storedJobRow(rows[i], c));
-    earliestRunAt = Math.min(earliestRunAt, c.run_at.getTime());
-  }
-  const committed = committedOn !== undefined && inserted.size > 0 ? { backendPid: committedOn, earliestRunAt } : undefined;
-  return { rows: inserted, committed };
+/** A failed read of key holders: thrown, or (for independent rows) the failure of the rows that needed it. */
+function failedRead(independent: unknown): (err: unknown) => FailedRow {
+  return (err) => {
+    if (!independent) throw err;
+    return new FailedRow(err);
+  };
 }
 
-/** What one insert statement sent back: `columns[i]` for `rows[i]`, undefined for a row it skipped. */
-interface InsertAnswer extends Pick<SqlResult<unknown>, 'committedOn'> {
-  columns: Array<InsertedJobColumns | undefined>;
-}
-
-/** Runs the insert that suits `rows`: a keyless batch answers with one row, anything else with a row per job. */
-async function insertStatement(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet: boolean): Promise<InsertAnswer> {
-  if (rows.length > 1 && !rows.some(hasKeys)) {
-    const result = await run<InsertedBatch>(runner, jobInsertBatch(t, rows, quiet));
-    return { columns: unpackInsertedBatch(rows, result.rows[0]), committedOn: result.committedOn };
-  }
-  // Rows with keys may be skipped, and RETURNING keeps no order: matched to the request by id.
-  const result = await run<InsertedJobColumns>(runner, jobInsertMany(t, rows, quiet));
-  const byId = new Map<string, InsertedJobColumns>();
-  for (const c of result.rows) byId.set(c.id, c);
-  return { columns: rows.map((r) => byId.get(r.id)), committedOn: result.committedOn };
+function contention(row: NewJobRow): JobStateConflictError {
+  return new JobStateConflictError(MESSAGES.uniqueKeyContention(row.idempotency_key ?? row.unique_key ?? ''));
 }
 
 /** The jobs holding the keys of `rows`: those just inserted first, then (one read per kind) the existing ones. */

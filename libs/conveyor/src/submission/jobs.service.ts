@@ -28,6 +28,7 @@ import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
 import { JobRequestValidator } from './job-request.validator';
 import { LOCAL_PICKUP, LocalPickup } from './local-pickup.port';
 import { JobStatus } from '../job/job-status';
+import { SharedInsertAnswer, SharedInsertService } from './shared-insert.service';
 
 /** A page of the job list. */
 export interface JobPage {
@@ -37,7 +38,8 @@ export interface JobPage {
 
 /**
  * Submitting, reading and steering jobs: what the REST controller and in-code producers call.
- * Submission is validated in one place (JobRequestValidator) and inserted with one multi-row statement.
+ * Submission is validated in one place (JobRequestValidator), per request, and then inserted: a batch with one
+ * multi-row statement, a single submission together with concurrent ones (SharedInsertService).
  */
 @Injectable()
 export class JobsService {
@@ -47,6 +49,7 @@ export class JobsService {
     private readonly events: ConveyorEvents,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
     @Inject(LOCAL_PICKUP) private readonly pickup: LocalPickup,
+    private readonly shared: SharedInsertService,
   ) {}
 
   /**
@@ -68,15 +71,22 @@ export class JobsService {
     return this.insertBatch(rows, options.manager ? this.db.runnerFor(options.manager) : undefined);
   }
 
-  /** One submission (REST or code): 201-style `created: true`, or the earlier job for a repeated key. */
+  /**
+   * One submission (REST or code): 201-style `created: true`, or the earlier job for a repeated key. On the pool it
+   * shares its statements with concurrent submissions (SharedInsertService); in a caller's transaction it is alone.
+   */
   async submit(input: unknown, runner: SqlRunner = this.db.pool): Promise<SubmitResult<Job>> {
     const row = this.validator.toRow(input);
-    const { answers, created, committed } = await this.insert([row], runner);
-    this.pickup.committed(committed);
-    const job = mapJobRow(answers[0]);
-    // One row: what was created, if anything, is the answer.
-    if (created.length > 0) this.events.emit('submitted', [job]);
-    return { job, created: created.length > 0 };
+    const { stored, created } = runner === this.db.pool ? await this.shared.insert(row) : await this.insertAlone(row, runner);
+    const job = mapJobRow(stored);
+    if (created) this.events.emit('submitted', [job]);
+    return { job, created };
+  }
+
+  /** One row in a caller's transaction: nothing commits here, so there is nothing to wake workers for. */
+  private async insertAlone(row: NewJobRow, runner: SqlRunner): Promise<SharedInsertAnswer> {
+    const { answers, created } = await insertJobs(runner, this.db.tables, [row]);
+    return { stored: answers[0], created: created.length > 0 };
   }
 
   /** Batch submission: all valid and inserted, or nothing. */
@@ -119,7 +129,7 @@ export class JobsService {
       ? await insertJobs(callerRunner, this.db.tables, rows)
       : rows.some(hasKeys)
         ? await this.db.transaction((tx) => insertJobs(tx, this.db.tables, rows))
-        : await this.insert(rows, this.db.pool);
+        : await this.insertKeyless(rows);
     this.pickup.committed(committed);
     // Most answers are the created rows themselves: map each stored row once.
     const mapped = new Map<JobRow, Job>();
@@ -130,15 +140,12 @@ export class JobsService {
   }
 
   /**
-   * Inserts rows on `runner`. Rows without keys that this instance's workers would take at once, submitted outside
-   * a caller's transaction, go in as a quiet insert with the claim right behind it (LocalPickup).
+   * Inserts a keyless batch on the pool; when this instance's workers would take all of it at once, as a quiet insert
+   * with the claim right behind it (LocalPickup).
    */
-  private insert(rows: NewJobRow[], runner: SqlRunner): Promise<InsertedJobs> {
-    if (runner === this.db.pool && !rows.some(hasKeys)) {
-      const quiet = this.pickup.quietly(rows, (worker) => insertJobs(worker, this.db.tables, rows, true));
-      if (quiet) return quiet;
-    }
-    return insertJobs(runner, this.db.tables, rows);
+  private insertKeyless(rows: NewJobRow[]): Promise<InsertedJobs> {
+    const quiet = this.pickup.quietly(rows, (worker) => insertJobs(worker, this.db.tables, rows, true));
+    return quiet ?? insertJobs(this.db.pool, this.db.tables, rows);
   }
 
   /** One job; JobNotFoundError when there is none. */

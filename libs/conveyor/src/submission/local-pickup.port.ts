@@ -1,6 +1,6 @@
 import type { SqlRunner } from '../storage/connections/sql-runner.interface';
 import type { NewJobRow } from '../storage/statements/new-job-row';
-import type { CommittedInsert } from './insert-jobs';
+import type { CommittedInsert } from './insert-rows';
 
 /** DI token of the {@link LocalPickup} the job service hands its inserts to. */
 export const LOCAL_PICKUP = Symbol('LOCAL_PICKUP');

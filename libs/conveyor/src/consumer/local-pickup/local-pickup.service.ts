@@ -5,7 +5,7 @@ import { WorkerConnection } from '../../storage/connections/worker-connection.se
 import { jobsNotifyReady } from '../../storage/statements/jobs-notify-ready.sql';
 import { NewJobRow } from '../../storage/statements/new-job-row';
 import { run } from '../../storage/statements/statement';
-import type { CommittedInsert } from '../../submission/insert-jobs';
+import type { CommittedInsert } from '../../submission/insert-rows';
 import { LocalPickup } from '../../submission/local-pickup.port';
 import { ClaimTrigger } from '../claim-trigger';
 import { PickupHooks } from '../pickup-hooks';

@@ -1,0 +1,82 @@
+/** Sends a group of items as one unit of work and settles each item on its own, in the group's order. */
+export type GroupFlush<T, R> = (items: T[]) => Promise<Array<PromiseSettledResult<R>>>;
+
+interface Waiting<T, R> {
+  item: T;
+  resolve(value: R): void;
+  reject(reason: unknown): void;
+}
+
+/**
+ * Group commit for submissions of unrelated callers. The protocol:
+ *
+ * - Idle (no group in flight): a submission goes out at once, alone, in the same tick. There is no timer, so a
+ *   lone caller waits for nothing but its own statement.
+ * - Busy (one group in flight): submissions wait in arrival order. When the group in flight is answered, everything
+ *   waiting (up to `maxGroup` items) goes out as the next group; more waits for the group after that.
+ * - At most one group is in flight, so under load a group holds what arrived during one round trip and commit of
+ *   the group before it: the busier the service, the larger the groups, the fewer the commits per submission.
+ *
+ * Each caller gets its own item's result. The flush answers every item, a failure included; only a flush that
+ * rejects as a whole fails its whole group.
+ */
+export class SubmissionBatcher<T, R> {
+  private readonly queue: Array<Waiting<T, R>> = [];
+  private inFlight = false;
+
+  constructor(
+    private readonly flush: GroupFlush<T, R>,
+    private readonly maxGroup: number,
+  ) {
+    if (!(maxGroup >= 1)) throw new RangeError(`maxGroup must be at least 1, got ${maxGroup}`);
+  }
+
+  /** Submits one item: sent now when nothing is in flight, else with the next group. */
+  submit(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.inFlight) this.sendNext();
+    });
+  }
+
+  /** Items waiting for the group in flight to be answered (for tests and diagnostics). */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /** Whether a group is in flight. */
+  get busy(): boolean {
+    return this.inFlight;
+  }
+
+  private sendNext(): void {
+    const group = this.queue.splice(0, this.maxGroup);
+    this.inFlight = group.length > 0;
+    if (!this.inFlight) return;
+    let answered: Promise<Array<PromiseSettledResult<R>>>;
+    try {
+      answered = this.flush(group.map((w) => w.item));
+    } catch (err) {
+      answered = Promise.reject(err);
+    }
+    void answered
+      .then(
+        (results) => settle(group, results),
+        (err: unknown) => group.forEach((w) => w.reject(err)),
+      )
+      .finally(() => this.sendNext());
+  }
+}
+
+function settle<T, R>(group: Array<Waiting<T, R>>, results: Array<PromiseSettledResult<R>>): void {
+  if (results.length !== group.length) {
+    const err = new Error(`A group of ${group.length} submissions was answered with ${results.length} results`);
+    group.forEach((w) => w.reject(err));
+    return;
+  }
+  for (let i = 0; i < group.length; i++) {
+    const r = results[i];
+    if (r.status === 'fulfilled') group[i].resolve(r.value);
+    else group[i].reject(r.reason);
+  }
+}
