@@ -22,14 +22,25 @@ const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
   let t: RestTestApp;
   let browser: Browser;
 
-  const post = (path: string, body: unknown = {}) => t.api().post(path).set('Authorization', `Bearer ${ADMIN}`).send(body as object);
+  const post = (path: string, body: unknown = {}) =>
+    t
+      .api()
+      .post(path)
+      .set('Authorization', `Bearer ${ADMIN}`)
+      .send(body as object);
   const submit = async (body: Record<string, unknown>) => (await post('/jobs', body).expect(201)).body as Job;
   const settled = (ids: string[]) =>
-    waitFor(async () => (await t.rows(`id = ANY($1) AND status IN ('COMPLETED','DEAD')`, [ids])).length === ids.length, { timeoutMs: 30_000, message: 'demo jobs to finish' });
+    waitFor(async () => (await t.rows(`id = ANY($1) AND status IN ('COMPLETED','DEAD')`, [ids])).length === ids.length, {
+      timeoutMs: 30_000,
+      message: 'demo jobs to finish',
+    });
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    t = await createRestTestApp('dashboard_screens', { providers: DEMO_PROVIDERS, httpOptions: { apiKeys: [{ role: 'admin', key: ADMIN }] } });
+    t = await createRestTestApp('dashboard_screens', {
+      providers: DEMO_PROVIDERS,
+      httpOptions: { apiKeys: [{ role: 'admin', key: ADMIN }] },
+    });
     mkdirSync(OUT_DIR, { recursive: true });
   }, ENSURE_CHROMIUM_TIMEOUT_MS + 60_000);
 
@@ -45,14 +56,37 @@ const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
     const people = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'ken', 'margaret', 'linus', 'donald', 'frances'];
     for (let i = 0; i < 46; i++) {
       const to = `${people[i % people.length]}@example.com`;
-      finished.push((await submit({ type: 'SEND_EMAIL', payload: { to, subject: 'Your receipt', template: 'receipt' }, idempotencyKey: `receipt-${1000 + i}` })).id);
+      finished.push(
+        (
+          await submit({
+            type: 'SEND_EMAIL',
+            payload: { to, subject: 'Your receipt', template: 'receipt' },
+            idempotencyKey: `receipt-${1000 + i}`,
+          })
+        ).id,
+      );
     }
     for (let i = 0; i < 28; i++) {
-      finished.push((await submit({ type: 'SEND_WEBHOOK', payload: { url: 'https://hooks.example.com/orders', event: 'order.paid', orderId: 5000 + i } })).id);
+      finished.push(
+        (
+          await submit({
+            type: 'SEND_WEBHOOK',
+            payload: { url: 'https://hooks.example.com/orders', event: 'order.paid', orderId: 5000 + i },
+          })
+        ).id,
+      );
     }
     for (let i = 0; i < 3; i++) {
       gate.failures.set(`order-${6100 + i}-shipped`, { times: 9, error: 'Webhook answered 502 Bad Gateway' });
-      finished.push((await submit({ type: 'SEND_WEBHOOK', payload: { url: 'https://partner.example.net/callback', event: 'order.shipped', orderId: 6100 + i }, idempotencyKey: `order-${6100 + i}-shipped` })).id);
+      finished.push(
+        (
+          await submit({
+            type: 'SEND_WEBHOOK',
+            payload: { url: 'https://partner.example.net/callback', event: 'order.shipped', orderId: 6100 + i },
+            idempotencyKey: `order-${6100 + i}-shipped`,
+          })
+        ).id,
+      );
     }
     for (let i = 0; i < 17; i++) {
       finished.push((await submit({ type: 'CHARGE_CARD', payload: { customer: `cus_${7300 + i}`, amount: 1990 + i * 100 } })).id);
@@ -65,24 +99,46 @@ const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
     });
     finished.push(flaky.id);
     gate.failures.set('invoice-INV-2026-0419', { times: 9, error: 'Card declined: insufficient funds' });
-    finished.push((await submit({ type: 'CHARGE_CARD', payload: { customer: 'cus_9102', amount: 12900, currency: 'EUR', invoice: 'INV-2026-0419' }, idempotencyKey: 'invoice-INV-2026-0419', maxAttempts: 1 })).id);
+    finished.push(
+      (
+        await submit({
+          type: 'CHARGE_CARD',
+          payload: { customer: 'cus_9102', amount: 12900, currency: 'EUR', invoice: 'INV-2026-0419' },
+          idempotencyKey: 'invoice-INV-2026-0419',
+          maxAttempts: 1,
+        })
+      ).id,
+    );
     await settled(finished);
 
     // Spread the finished jobs over the last quarter hour, so the throughput chart has a shape.
-    await t.sql.query(`
+    await t.sql.query(
+      `
       UPDATE ${t.jobsTable} SET
         finished_at = now() - (power(random(), 1.6) * interval '14 minutes'),
         created_at = now() - interval '15 minutes'
-      WHERE status IN ('COMPLETED','DEAD') AND id <> $1`, [flaky.id]);
-    await t.sql.query(`UPDATE ${t.jobsTable} SET started_at = finished_at - random() * interval '2 seconds' WHERE status IN ('COMPLETED','DEAD') AND id <> $1`, [flaky.id]);
+      WHERE status IN ('COMPLETED','DEAD') AND id <> $1`,
+      [flaky.id],
+    );
+    await t.sql.query(
+      `UPDATE ${t.jobsTable} SET started_at = finished_at - random() * interval '2 seconds' WHERE status IN ('COMPLETED','DEAD') AND id <> $1`,
+      [flaky.id],
+    );
 
     // Work in flight: two reports running, a backlog in the paused reports queue, scheduled charges.
     for (let i = 0; i < 2; i++) await submit({ type: 'GENERATE_REPORT', payload: { report: 'monthly-revenue', month: `2026-${i + 9}` } });
     await waitFor(async () => (await t.rows(`status = 'RUNNING'`)).length === 2, { message: 'reports to run' });
     await post('/queues/reports/pause').expect(200);
-    for (let i = 0; i < 9; i++) await submit({ type: 'GENERATE_REPORT', payload: { report: 'customer-export', segment: `region-${i}` }, runAt: new Date(Date.now() - (4 + i) * 60_000).toISOString() });
-    for (let i = 0; i < 5; i++) await submit({ type: 'CHARGE_CARD', payload: { customer: `cus_${9200 + i}`, amount: 990 }, delayMs: (i + 1) * 3_600_000 });
-    for (let i = 0; i < 2; i++) await submit({ type: 'SEND_EMAIL', payload: { to: 'ops@example.com', subject: 'Digest' }, delayMs: 86_400_000 });
+    for (let i = 0; i < 9; i++)
+      await submit({
+        type: 'GENERATE_REPORT',
+        payload: { report: 'customer-export', segment: `region-${i}` },
+        runAt: new Date(Date.now() - (4 + i) * 60_000).toISOString(),
+      });
+    for (let i = 0; i < 5; i++)
+      await submit({ type: 'CHARGE_CARD', payload: { customer: `cus_${9200 + i}`, amount: 990 }, delayMs: (i + 1) * 3_600_000 });
+    for (let i = 0; i < 2; i++)
+      await submit({ type: 'SEND_EMAIL', payload: { to: 'ops@example.com', subject: 'Digest' }, delayMs: 86_400_000 });
     expect(await t.statusOf(flaky.id)).toBe(JobStatus.COMPLETED);
 
     const { page, problems, close } = await openPage(browser, t.baseUrl);
@@ -103,6 +159,20 @@ const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
       await page.goto('/docs');
       await page.locator('.swagger-ui .opblock').first().waitFor();
       await page.screenshot({ path: join(OUT_DIR, 'api-docs.png') });
+      expect(problems).toEqual({ errors: [], cspViolations: [] });
+    } finally {
+      await close();
+    }
+  });
+
+  it('saves the job list on a phone in the dark colour scheme', async () => {
+    const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, colorScheme: 'dark' as const };
+    const { page, problems, close } = await openPage(browser, t.baseUrl, phone);
+    try {
+      await page.goto('/dashboard#/jobs?queue=billing');
+      await useApiKey(page, ADMIN);
+      await page.locator('#jobs-table [data-status-badge="SCHEDULED"]').first().waitFor();
+      await page.screenshot({ path: join(OUT_DIR, 'dashboard-phone-dark.png') });
       expect(problems).toEqual({ errors: [], cspViolations: [] });
     } finally {
       await close();

@@ -1,5 +1,5 @@
 // The overview: per queue, jobs by status, the age of the oldest ready job, throughput over the last
-// minutes, paused or not — with pause and resume. Refreshed every few seconds while shown.
+// minutes, paused or not — with pause and resume for an admin key. Refreshed every few seconds while shown.
 
 import { api, query } from './api.js';
 import { sparkline, throughputChart } from './chart.js';
@@ -24,23 +24,53 @@ function totals(queues) {
 }
 
 function statCard({ label, value, hint, tone, href }) {
-  const body = [h('div', { class: 'stat-value' }, String(value)), h('div', { class: 'stat-label' }, label), h('div', { class: 'stat-hint' }, hint)];
+  const body = [
+    h('div', { class: 'stat-value' }, String(value)),
+    h('div', { class: 'stat-label' }, label),
+    h('div', { class: 'stat-hint' }, hint),
+  ];
   return href
     ? h('a', { class: `stat ${tone ? `stat-${tone}` : ''}`, href, 'data-stat': label }, body)
     : h('div', { class: `stat ${tone ? `stat-${tone}` : ''}`, 'data-stat': label }, body);
 }
 
 function queueRow(q, minutes, ctx) {
-  const action = q.paused
-    ? h('button', { class: 'btn btn-small btn-primary', 'data-action': 'resume', onclick: () => ctx.act(`/queues/${encodeURIComponent(q.name)}/resume`, `Queue ${q.name} resumed.`) }, 'Resume')
-    : h('button', { class: 'btn btn-small', 'data-action': 'pause', onclick: () => ctx.act(`/queues/${encodeURIComponent(q.name)}/pause`, `Queue ${q.name} paused.`) }, 'Pause');
+  const action = !ctx.mayAct
+    ? null
+    : q.paused
+      ? h(
+          'button',
+          {
+            class: 'btn btn-small btn-primary',
+            'data-action': 'resume',
+            onclick: () => ctx.act(`/queues/${encodeURIComponent(q.name)}/resume`, `Queue ${q.name} resumed.`),
+          },
+          'Resume',
+        )
+      : h(
+          'button',
+          {
+            class: 'btn btn-small',
+            'data-action': 'pause',
+            onclick: () => ctx.act(`/queues/${encodeURIComponent(q.name)}/pause`, `Queue ${q.name} paused.`),
+          },
+          'Pause',
+        );
   const done = minutes.reduce((n, m) => n + m.completed, 0);
   const failed = minutes.reduce((n, m) => n + m.failed, 0);
   return h(
     'tr',
     { 'data-queue': q.name },
     h('td', {}, h('a', { class: 'queue-name', href: `#/jobs${query({ queue: q.name })}` }, q.name)),
-    h('td', {}, h('span', { class: `pill ${q.paused ? 'pill-paused' : 'pill-active'}`, 'data-paused': String(q.paused) }, q.paused ? 'Paused' : 'Active')),
+    h(
+      'td',
+      {},
+      h(
+        'span',
+        { class: `pill ${q.paused ? 'pill-paused' : 'pill-active'}`, 'data-paused': String(q.paused) },
+        q.paused ? 'Paused' : 'Active',
+      ),
+    ),
     STATUSES.map((st) =>
       h(
         'td',
@@ -49,14 +79,22 @@ function queueRow(q, minutes, ctx) {
       ),
     ),
     h('td', { class: 'num', 'data-oldest-ready': '' }, duration(q.oldestReadyAgeSeconds)),
-    h('td', { class: 'spark' }, sparkline(minutes), h('span', { class: 'spark-caption' }, `${done} done${failed ? `, ${failed} dead` : ''}`)),
+    h(
+      'td',
+      { class: 'spark' },
+      sparkline(minutes),
+      h('span', { class: 'spark-caption' }, `${done} done${failed ? `, ${failed} dead` : ''}`),
+    ),
     h('td', { class: 'actions' }, action),
   );
 }
 
 /** Renders the overview into `root`; returns a refresh function. */
 export async function renderQueues(root, ctx) {
-  const [{ queues }, throughput] = await Promise.all([api('GET', '/queues'), api('GET', `/queues/throughput${query({ minutes: WINDOW_MINUTES })}`)]);
+  const [{ queues }, throughput] = await Promise.all([
+    api('GET', '/queues'),
+    api('GET', `/queues/throughput${query({ minutes: WINDOW_MINUTES })}`),
+  ]);
   const byQueue = new Map(throughput.queues.map((q) => [q.name, q.perMinute]));
   const all = emptyMinutes(throughput.since, throughput.minutes);
   for (const series of byQueue.values()) {
@@ -68,12 +106,28 @@ export async function renderQueues(root, ctx) {
   const finished = all.reduce((n, m) => n + m.completed + m.failed, 0);
 
   root.replaceChildren(
-    h('div', { class: 'page-head' }, h('h1', {}, 'Queues'), h('p', { class: 'muted' }, `${queues.length} queue${queues.length === 1 ? '' : 's'} · refreshed every 5 s`)),
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', {}, 'Queues'),
+      h('p', { class: 'muted' }, `${queues.length} queue${queues.length === 1 ? '' : 's'} · refreshed every 5 s`),
+    ),
     h('section', { class: 'stats' }, totals(queues).map(statCard)),
     h(
       'section',
       { class: 'card' },
-      h('div', { class: 'card-head' }, h('h2', {}, `Throughput, last ${throughput.minutes} minutes`), h('div', { class: 'legend' }, h('span', { class: 'key key-completed' }, 'Completed'), h('span', { class: 'key key-failed' }, 'Dead'), h('span', { class: 'muted' }, `${finished} finished`))),
+      h(
+        'div',
+        { class: 'card-head' },
+        h('h2', {}, `Throughput, last ${throughput.minutes} minutes`),
+        h(
+          'div',
+          { class: 'legend' },
+          h('span', { class: 'key key-completed' }, 'Completed'),
+          h('span', { class: 'key key-failed' }, 'Dead'),
+          h('span', { class: 'muted' }, `${finished} finished`),
+        ),
+      ),
       throughputChart(all),
     ),
     h(
@@ -84,8 +138,25 @@ export async function renderQueues(root, ctx) {
         : h(
             'table',
             { class: 'table', id: 'queues-table' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'Queue'), h('th', {}, 'State'), STATUSES.map((st) => h('th', { class: 'num' }, st.charAt(0) + st.slice(1).toLowerCase())), h('th', { class: 'num', title: 'Age of the oldest job that is due and waiting' }, 'Oldest ready'), h('th', {}, `Last ${throughput.minutes} min`), h('th', {}))),
-            h('tbody', {}, queues.map((q) => queueRow(q, byQueue.get(q.name) ?? emptyMinutes(throughput.since, throughput.minutes), ctx))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', {}, 'Queue'),
+                h('th', {}, 'State'),
+                STATUSES.map((st) => h('th', { class: 'num' }, st.charAt(0) + st.slice(1).toLowerCase())),
+                h('th', { class: 'num', title: 'Age of the oldest job that is due and waiting' }, 'Oldest ready'),
+                h('th', {}, `Last ${throughput.minutes} min`),
+                h('th', {}),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              queues.map((q) => queueRow(q, byQueue.get(q.name) ?? emptyMinutes(throughput.since, throughput.minutes), ctx)),
+            ),
           ),
     ),
   );
