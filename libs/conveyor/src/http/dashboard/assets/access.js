@@ -1,11 +1,11 @@
 // What the key in use may do, so that the page offers only the buttons it may press.
 //
 // Every action the dashboard offers (cancel, retry, retry all matching, pause, resume) is an admin route
-// (`@ApiAccess('admin')` in jobs.controller.ts and queues.controller.ts); a producer or worker key may only
-// read. The API has no "who am I" route, so the page asks its guard: the guard answers 401 (no key, or a
-// wrong one) or 403 (a weaker role) before any pipe or handler runs. The question is an admin route whose
-// target can never exist — `POST /jobs/<not a UUID>/cancel` — so a key that passes the guard gets a 400
-// from the id pipe, and nothing changes whatever the key.
+// (`@ApiAccess('admin')` in http/controllers/jobs.controller.ts and queues.controller.ts); a producer or
+// worker key may only read. The API has no "who am I" route, so the page asks its guard: the guard answers
+// 401 (no key, or a wrong one) or 403 (a weaker role) before any pipe or handler runs. The question is an
+// admin route whose target can never exist — `POST /jobs/<not a UUID>/cancel` — so a key that passes the
+// guard gets a 400 from the id pipe, and nothing changes whatever the key.
 
 import { api, ApiError, apiKey } from './api.js';
 
