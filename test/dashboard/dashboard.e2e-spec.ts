@@ -8,7 +8,6 @@ import { waitFor } from '../support/wait-for';
 import { launchBrowser, openPage, PageProblems, useApiKey } from './support/dashboard-browser';
 
 const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
-const PRODUCER = `producer-${randomBytes(16).toString('hex')}`;
 
 /**
  * The dashboard at /dashboard, driven in headless Chromium against the real app with API keys on, on both Nest
@@ -52,12 +51,7 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     t = await createRestTestApp(`dashboard_${platform}`, {
       platform,
       providers: [HandlerControls, ControlledHandler],
-      httpOptions: {
-        apiKeys: [
-          { role: 'admin', key: ADMIN },
-          { role: 'producer', key: PRODUCER },
-        ],
-      },
+      httpOptions: { apiKeys: [{ role: 'admin', key: ADMIN }] },
     });
     controls = t.app.get(HandlerControls);
   }, ENSURE_CHROMIUM_TIMEOUT_MS + 60_000);
@@ -130,6 +124,44 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     await page.locator('h1 [data-status-badge="COMPLETED"]').waitFor({ timeout: 15_000 });
   });
 
+  it('a scheduled job cancelled before it was due shows no future "Due" step; a waiting one does', async () => {
+    const waiting = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-due', delayMs: 3_600_000 });
+    const cancelled = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-due', delayMs: 3_600_000 });
+    await post(`/jobs/${cancelled.id}/cancel`).expect(200);
+
+    await open(`#/jobs/${cancelled.id}`);
+    await page.locator('h1 [data-status-badge="CANCELLED"]').waitFor();
+    const steps = page.locator('#timeline li strong');
+    expect(await steps.allTextContents()).toEqual(['Created', 'Cancelled']);
+    expect(await page.locator('dd[data-fact="Run at"]').textContent()).toMatch(/\(cancelled before then\)$/);
+
+    await page.goto(`/dashboard#/jobs/${waiting.id}`);
+    await page.locator('h1 [data-status-badge="SCHEDULED"]').waitFor();
+    expect(await steps.allTextContents()).toEqual(['Created', 'Due']);
+    expect(await page.locator('#timeline').textContent()).toContain('scheduled, runs in 59 min');
+  });
+
+  it('the job view shows the unique key and the idempotency key, as stored', async () => {
+    const job = await submit({
+      type: 'TEST_RECORD',
+      payload: {},
+      queue: 'dash-keys',
+      delayMs: 3_600_000,
+      uniqueKey: 'nightly-export:2026-11-25',
+      idempotencyKey: 'export-req-77',
+    });
+    const stored = (await t.row(job.id))!;
+    expect({ unique: stored.unique_key, idempotency: stored.idempotency_key }).toEqual({
+      unique: 'nightly-export:2026-11-25',
+      idempotency: 'export-req-77',
+    });
+    await open(`#/jobs/${job.id}`);
+    await page.locator('.facts').waitFor();
+    expect(await page.locator('.facts').textContent()).toContain('nightly-export:2026-11-25');
+    expect(await page.locator('dd[data-fact="Unique key"]').textContent()).toBe('nightly-export:2026-11-25');
+    expect(await page.locator('dd[data-fact="Idempotency key"]').textContent()).toBe('export-req-77');
+  });
+
   it('pausing a queue from the overview stops claims from it; resuming runs its jobs', async () => {
     const first = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-pause' });
     await reach(first.id, JobStatus.COMPLETED);
@@ -197,22 +229,6 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
 
     await page.goto('/dashboard#/jobs?key=page-1');
     await waitFor(async () => (await rows.count()) === 11, { message: 'keys containing page-1' }); // page-1, page-10…19
-  });
-
-  it('without a key the page says one is needed; a producer key may read but not pause', async () => {
-    await post('/queues/dash-auth/pause').expect(200);
-    await post('/queues/dash-auth/resume').expect(200);
-    await open('#/queues', null);
-    await page.locator('[data-error="401"]', { hasText: 'needs an API key' }).waitFor();
-
-    await useApiKey(page, PRODUCER);
-    await page.click('tr[data-queue="dash-auth"] button[data-action="pause"]');
-    await page.locator('#notice', { hasText: 'may not do that' }).waitFor();
-    expect(await pausedInDb('dash-auth')).toBe(false);
-    // The key is kept for the tab (sessionStorage), never in the URL.
-    // A string, evaluated in the page: the tests are compiled without the DOM's types.
-    expect(await page.evaluate("sessionStorage.getItem('conveyor.apiKey')")).toBe(PRODUCER);
-    expect(page.url()).not.toContain(PRODUCER);
   });
 
   it('the API docs page renders the Swagger UI from the OpenAPI document, with no error and no CSP refusal', async () => {

@@ -164,4 +164,18 @@ const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
       await close();
     }
   });
+
+  it('saves the job list on a phone in the dark colour scheme', async () => {
+    const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, colorScheme: 'dark' as const };
+    const { page, problems, close } = await openPage(browser, t.baseUrl, phone);
+    try {
+      await page.goto('/dashboard#/jobs?queue=billing');
+      await useApiKey(page, ADMIN);
+      await page.locator('#jobs-table [data-status-badge="SCHEDULED"]').first().waitFor();
+      await page.screenshot({ path: join(OUT_DIR, 'dashboard-phone-dark.png') });
+      expect(problems).toEqual({ errors: [], cspViolations: [] });
+    } finally {
+      await close();
+    }
+  });
 });

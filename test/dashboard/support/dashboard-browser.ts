@@ -1,4 +1,4 @@
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContextOptions, chromium, Page } from 'playwright-core';
 import { ensureChromium } from '../../support/ensure-chromium';
 
 /** Flags for a headless Chromium in a container: no sandbox (root), no GPU, nothing phoning home. */
@@ -26,17 +26,20 @@ export interface PageProblems {
 
 /**
  * A fresh page (its own context, so sessionStorage starts empty) that records uncaught errors and CSP
- * violations, for the tests to assert there were none.
+ * violations, for the tests to assert there were none. `options` override the desktop defaults (a phone's
+ * viewport, a dark colour scheme, clipboard permissions).
  */
 export async function openPage(
   browser: Browser,
   baseUrl: string,
+  options: BrowserContextOptions = {},
 ): Promise<{ page: Page; problems: PageProblems; close: () => Promise<void> }> {
   const context = await browser.newContext({
     baseURL: baseUrl,
     viewport: { width: 1360, height: 900 },
     locale: 'en-GB',
     timezoneId: 'UTC',
+    ...options,
   });
   const page = await context.newPage();
   const problems: PageProblems = { errors: [], cspViolations: [] };
@@ -47,9 +50,9 @@ export async function openPage(
   return { page, problems, close: () => context.close() };
 }
 
-/** Pastes an API key into the top bar, as a user would. */
-export async function useApiKey(page: Page, key: string): Promise<void> {
+/** Pastes an API key into the top bar, as a user would, and waits until the page has checked what it may do. */
+export async function useApiKey(page: Page, key: string, expectState = 'Key in use'): Promise<void> {
   await page.fill('#api-key', key);
   await page.click('#key-form button[type=submit]');
-  await page.locator('#key-state', { hasText: 'Key in use' }).waitFor();
+  await page.locator('#key-state', { hasText: expectState }).waitFor();
 }

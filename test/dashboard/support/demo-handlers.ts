@@ -26,14 +26,15 @@ async function run(job: Job<DemoPayload>, ctx: JobContext, gate: DemoGate, resul
   return result;
 }
 
-/** Handlers with realistic names, so the screenshots in the README and docs/api.md look like a real service's. */
+/**
+ * Handlers with realistic names, so the screenshots in the README and docs/api.md look like a real service's. */
 @JobHandler('SEND_EMAIL', { queue: 'emails', maxAttempts: 5, backoff: { baseMs: 100, factor: 2, maxMs: 1000, jitter: 0 } })
 export class DemoEmailHandler extends JobHandlerHost<DemoPayload> {
   constructor(private readonly gate: DemoGate) {
     super();
   }
   handle(job: Job<DemoPayload>, ctx: JobContext) {
-    return run(job, ctx, this.gate, { messageId: `<${job.id.slice(0, 8)}@mail.example.com>`, accepted: [job.payload.to] });
+    return run(job, ctx, this.gate, { messageId: `<${job.id.slice(-12)}@mail.example.com>`, accepted: [job.payload.to] });
   }
 }
 
@@ -53,11 +54,7 @@ export class DemoChargeHandler extends JobHandlerHost<DemoPayload> {
     super();
   }
   handle(job: Job<DemoPayload>, ctx: JobContext) {
-    return run(job, ctx, this.gate, {
-      chargeId: `ch_${job.id.replace(/-/g, '').slice(0, 14)}`,
-      amount: job.payload.amount,
-      currency: 'EUR',
-    });
+    return run(job, ctx, this.gate, { chargeId: `ch_${job.id.replace(/-/g, '').slice(-14)}`, amount: job.payload.amount, currency: 'EUR' });
   }
 }
 
@@ -67,7 +64,7 @@ export class DemoReportHandler extends JobHandlerHost<DemoPayload> {
     super();
   }
   handle(job: Job<DemoPayload>, ctx: JobContext) {
-    return run(job, ctx, this.gate, { pages: 12, url: `https://files.example.com/reports/${job.id.slice(0, 8)}.pdf` });
+    return run(job, ctx, this.gate, { pages: 12, url: `https://files.example.com/reports/${job.id.slice(-12)}.pdf` });
   }
 }
 

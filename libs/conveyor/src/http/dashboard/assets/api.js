@@ -9,13 +9,17 @@ const KEY_STORAGE = 'conveyor.apiKey';
  */
 const API_ROOT = new URL('../', import.meta.url);
 
-/** An error answer of the API, with its status and `{ message, details }` body. */
+/**
+ * An error answer of the API, with its status and `{ message, details }` body. `keySent` says whether the
+ * request carried a key: a 401 then means the key is wrong, not that one is missing.
+ */
 export class ApiError extends Error {
-  constructor(status, message, body) {
+  constructor(status, message, body, keySent = false) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.body = body;
+    this.keySent = keySent;
   }
 }
 
@@ -42,7 +46,7 @@ export async function api(method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(0, `The service did not answer (${err.message}).`, null);
+    throw new ApiError(0, `The service did not answer (${err.message}).`, null, Boolean(key));
   }
   const text = await res.text();
   let data = null;
@@ -53,7 +57,7 @@ export async function api(method, path, body) {
       data = null;
     }
   }
-  if (!res.ok) throw new ApiError(res.status, data?.message ?? `${res.status} ${res.statusText}`, data);
+  if (!res.ok) throw new ApiError(res.status, data?.message ?? `${res.status} ${res.statusText}`, data, Boolean(key));
   return data;
 }
 
@@ -68,6 +72,8 @@ export function query(params) {
 /** What to tell the user about a failed call. */
 export function explain(err) {
   if (!(err instanceof ApiError)) return String(err?.message ?? err);
+  if (err.status === 401 && err.keySent)
+    return 'The API key in use is wrong: the service does not know it. Paste a valid key in the top bar.';
   if (err.status === 401) return 'This needs an API key: paste one in the top bar.';
   if (err.status === 403) return `This key may not do that: ${err.message}`;
   if (err.status === 429) return 'Too many requests for this key; try again shortly.';

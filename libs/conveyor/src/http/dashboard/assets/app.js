@@ -1,6 +1,7 @@
 // The dashboard's shell: a hash router (#/queues, #/jobs?…, #/jobs/<id>), the API key form, notices,
 // and the actions every view shares. Views render from the REST API only; nothing here is privileged.
 
+import { keyAccess } from './access.js';
 import { api, apiKey, explain, setApiKey } from './api.js';
 import { h } from './dom.js';
 import { renderJob } from './job-view.js';
@@ -22,8 +23,12 @@ function showNotice(text, tone = 'good') {
   noticeTimer = setTimeout(() => (notice.hidden = true), tone === 'bad' ? 12000 : 5000);
 }
 
-/** What views may do: navigate, and run an action then show its outcome and re-render. */
+/**
+ * What views may do: navigate, and run an action then show its outcome and re-render. `mayAct` says whether
+ * the key may run the actions (set before each render), so a view offers no button its key may not press.
+ */
 const ctx = {
+  mayAct: false,
   go(hash) {
     if (location.hash === hash) render();
     else location.hash = hash;
@@ -49,10 +54,43 @@ function route() {
   return { name: 'queues', draw: (root) => renderQueues(root, ctx), refresh: true };
 }
 
+/** What the top bar says about the key, by its access (access.js). */
+const KEY_STATES = {
+  admin: { text: 'Key in use · admin', tone: 'good', hint: 'This key may read and act: cancel, retry, pause, resume.' },
+  'read-only': {
+    text: 'Key in use · read-only',
+    tone: 'good',
+    hint: 'A producer or worker key: it reads jobs and queues; cancel, retry, pause and resume need an admin key.',
+  },
+  'wrong-key': { text: 'Wrong key', tone: 'bad', hint: 'The service does not know this key.' },
+  unknown: {
+    text: 'Key in use',
+    tone: 'good',
+    hint: 'What this key may do could not be checked; it is checked again on the next refresh.',
+  },
+};
+
+function showKeyState(access) {
+  const state = document.getElementById('key-state');
+  const shown = apiKey()
+    ? KEY_STATES[access]
+    : access === 'admin'
+      ? { text: 'No key needed', tone: 'good', hint: 'The API runs without keys: anyone who reaches it may act.' }
+      : { text: 'No key', tone: 'none', hint: '' };
+  state.textContent = shown.text;
+  state.title = shown.hint;
+  state.className = `key-state key-${shown.tone}`;
+  state.dataset.access = access;
+}
+
 /** Draws the current route off-screen, then swaps it in, so a slow answer never shows half a page. */
 async function render() {
   const seq = ++renderSeq;
   clearTimeout(refreshTimer);
+  const access = await keyAccess();
+  if (seq !== renderSeq) return;
+  showKeyState(access);
+  ctx.mayAct = access === 'admin';
   const r = route();
   for (const a of document.querySelectorAll('[data-nav]'))
     a.classList.toggle('active', a.dataset.nav === (r.name === 'job' ? 'jobs' : r.name));
@@ -83,8 +121,10 @@ function keyForm() {
   const state = document.getElementById('key-state');
   const show = () => {
     const set = Boolean(apiKey());
-    state.textContent = set ? 'Key in use' : 'No key';
-    state.className = `key-state ${set ? 'key-set' : ''}`;
+    // Until render() has asked what the key may do.
+    state.textContent = set ? 'Checking key…' : 'No key';
+    state.className = 'key-state';
+    delete state.dataset.access;
     input.value = '';
     input.placeholder = set ? '•••••••• (paste to replace)' : 'Paste a key (this tab only)';
   };

@@ -1,8 +1,9 @@
 // One job: its facts, payload and result, the lifecycle timeline (created, each failed attempt with its
-// time, worker and error, the latest start, the end) and the error history; retry or cancel.
+// time, worker and error, the latest start, the end) and the error history; retry or cancel; copy the id.
 
 import { api } from './api.js';
 import { badge, h, json, preciseTime, relative, timestamp } from './dom.js';
+import { copyIdButton } from './job-id.js';
 import { jobActions } from './jobs-view.js';
 
 // One label per JobErrorKind (libs/conveyor/src/job/job-error-kind.ts); an unknown kind shows as itself.
@@ -19,10 +20,16 @@ const KIND_LABELS = {
 /** Kinds that did not use up an attempt: shown as a warning, not a failure. */
 const NOT_FAILURES = new Set(['retry-later', 'handed-back']);
 
+/** Whether the job ended (cancelled) before it was due: its run-at time never came for it. */
+function endedBeforeDue(job) {
+  return job.finishedAt !== null && new Date(job.finishedAt).getTime() < new Date(job.runAt).getTime();
+}
+
 /** The lifecycle as dated events, oldest first. */
 function timeline(job) {
   const events = [{ at: job.createdAt, tone: 'neutral', title: 'Created', text: `in queue ${job.queue}, priority ${job.priority}` }];
-  if (new Date(job.runAt).getTime() - new Date(job.createdAt).getTime() > 1000 && !job.errors.length) {
+  const delayed = new Date(job.runAt).getTime() - new Date(job.createdAt).getTime() > 1000;
+  if (delayed && !job.errors.length && !endedBeforeDue(job)) {
     events.push({
       at: job.runAt,
       tone: 'neutral',
@@ -51,7 +58,7 @@ function timeline(job) {
 }
 
 function fact(label, value, mono = false) {
-  return [h('dt', {}, label), h('dd', { class: mono ? 'mono' : '' }, value ?? '—')];
+  return [h('dt', {}, label), h('dd', { class: mono ? 'mono' : '', 'data-fact': label }, value ?? '—')];
 }
 
 const FINISHED = ['COMPLETED', 'DEAD', 'CANCELLED'];
@@ -66,7 +73,12 @@ export async function renderJob(root, ctx, id) {
     h(
       'div',
       { class: 'page-head' },
-      h('div', {}, h('h1', {}, job.type, ' ', badge(job.status)), h('p', { class: 'muted mono', id: 'job-id' }, job.id)),
+      h(
+        'div',
+        {},
+        h('h1', {}, job.type, ' ', badge(job.status)),
+        h('p', { class: 'muted mono job-id-line' }, h('span', { id: 'job-id' }, job.id), copyIdButton(job.id)),
+      ),
       h('div', { class: 'head-actions' }, jobActions(job, ctx, { small: false })),
     ),
     h(
@@ -82,11 +94,12 @@ export async function renderJob(root, ctx, id) {
           fact('Queue', h('a', { href: `#/jobs?queue=${encodeURIComponent(job.queue)}` }, job.queue)),
           fact('Attempts', `${job.attempts} of ${job.maxAttempts}${job.snoozes ? ` (${job.snoozes} snoozed)` : ''}`),
           fact('Priority', String(job.priority)),
-          fact('Run at', timestamp(job.runAt)),
+          fact('Run at', endedBeforeDue(job) ? `${timestamp(job.runAt)} (${job.status.toLowerCase()} before then)` : timestamp(job.runAt)),
           fact('Created', timestamp(job.createdAt)),
           fact('Started', timestamp(job.startedAt)),
           fact('Finished', job.finishedAt ? `${timestamp(job.finishedAt)}${duration ? ` (ran ${duration})` : ''}` : '—'),
           fact('Idempotency key', job.idempotencyKey, true),
+          fact('Unique key', job.uniqueKey, true),
           job.status === 'RUNNING' ? fact('Held by', `${job.lockedBy} until ${timestamp(job.lockedUntil)}`, true) : null,
         ),
       ),

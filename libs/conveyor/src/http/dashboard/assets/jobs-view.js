@@ -1,20 +1,22 @@
 // The job list: filters (queue, type, status, text in the idempotency key), keyset paging, and the
 // actions an operator takes from a list — retry a DEAD job, cancel a waiting one, retry every DEAD job
-// that matches the filter. The filter lives in the URL (#/jobs?status=DEAD&queue=emails), so a view can
+// that matches the filter; only an admin key is offered them (access.js). The filter lives in the URL (#/jobs?status=DEAD&queue=emails), so a view can
 // be shared and the browser's back button pages back.
 
 import { api, query } from './api.js';
 import { badge, h, relative, timestamp } from './dom.js';
+import { copyIdButton, jobIdText, shortJobId } from './job-id.js';
 
 const STATUSES = ['SCHEDULED', 'PENDING', 'RUNNING', 'RETRYING', 'COMPLETED', 'DEAD', 'CANCELLED'];
 const WAITING = ['SCHEDULED', 'PENDING', 'RETRYING'];
 const PAGE = 25;
 const FILTERS = ['queue', 'type', 'status', 'key'];
 
-/** Retry and cancel buttons for what a job's status allows. */
+/** Retry and cancel buttons for what a job's status allows, for a key that may press them. */
 export function jobActions(job, ctx, { small = true } = {}) {
   const cls = small ? 'btn btn-small' : 'btn';
   const buttons = [];
+  if (!ctx.mayAct) return buttons;
   if (job.status === 'DEAD' || job.status === 'CANCELLED') {
     buttons.push(
       h(
@@ -22,7 +24,7 @@ export function jobActions(job, ctx, { small = true } = {}) {
         {
           class: `${cls} btn-primary`,
           'data-action': 'retry',
-          onclick: (e) => (e.stopPropagation(), ctx.act(`/jobs/${job.id}/retry`, `Job ${job.id.slice(0, 8)} is PENDING again.`)),
+          onclick: (e) => (e.stopPropagation(), ctx.act(`/jobs/${job.id}/retry`, `Job ${shortJobId(job.id)} is PENDING again.`)),
         },
         'Retry',
       ),
@@ -35,7 +37,7 @@ export function jobActions(job, ctx, { small = true } = {}) {
         {
           class: `${cls} btn-danger`,
           'data-action': 'cancel',
-          onclick: (e) => (e.stopPropagation(), ctx.act(`/jobs/${job.id}/cancel`, `Job ${job.id.slice(0, 8)} cancelled.`)),
+          onclick: (e) => (e.stopPropagation(), ctx.act(`/jobs/${job.id}/cancel`, `Job ${shortJobId(job.id)} cancelled.`)),
         },
         'Cancel',
       ),
@@ -84,7 +86,12 @@ function jobRow(job, ctx) {
   const row = h(
     'tr',
     { class: 'clickable', 'data-job': job.id, tabindex: '0' },
-    h('td', {}, h('a', { class: 'mono', href: `#/jobs/${job.id}` }, job.id.slice(0, 8))),
+    h(
+      'td',
+      { class: 'nowrap', 'data-cell': 'id' },
+      h('a', { class: 'mono', href: `#/jobs/${job.id}` }, jobIdText(job.id)),
+      copyIdButton(job.id),
+    ),
     h('td', {}, job.type),
     h('td', {}, job.queue),
     h('td', {}, badge(job.status)),
@@ -119,7 +126,7 @@ export async function renderJobs(root, ctx, params) {
       'div',
       { class: 'page-head' },
       h('h1', {}, 'Jobs'),
-      isDeadView && page.items.length > 0
+      isDeadView && page.items.length > 0 && ctx.mayAct
         ? h(
             'button',
             { class: 'btn btn-primary', 'data-action': 'retry-matching', onclick: () => retryMatching(params, ctx) },

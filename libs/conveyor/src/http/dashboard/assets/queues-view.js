@@ -1,5 +1,5 @@
 // The overview: per queue, jobs by status, the age of the oldest ready job, throughput over the last
-// minutes, paused or not — with pause and resume. Refreshed every few seconds while shown.
+// minutes, paused or not — with pause and resume for an admin key. Refreshed every few seconds while shown.
 
 import { api, query } from './api.js';
 import { sparkline, throughputChart } from './chart.js';
@@ -35,25 +35,27 @@ function statCard({ label, value, hint, tone, href }) {
 }
 
 function queueRow(q, minutes, ctx) {
-  const action = q.paused
-    ? h(
-        'button',
-        {
-          class: 'btn btn-small btn-primary',
-          'data-action': 'resume',
-          onclick: () => ctx.act(`/queues/${encodeURIComponent(q.name)}/resume`, `Queue ${q.name} resumed.`),
-        },
-        'Resume',
-      )
-    : h(
-        'button',
-        {
-          class: 'btn btn-small',
-          'data-action': 'pause',
-          onclick: () => ctx.act(`/queues/${encodeURIComponent(q.name)}/pause`, `Queue ${q.name} paused.`),
-        },
-        'Pause',
-      );
+  const action = !ctx.mayAct
+    ? null
+    : q.paused
+      ? h(
+          'button',
+          {
+            class: 'btn btn-small btn-primary',
+            'data-action': 'resume',
+            onclick: () => ctx.act(`/queues/${encodeURIComponent(q.name)}/resume`, `Queue ${q.name} resumed.`),
+          },
+          'Resume',
+        )
+      : h(
+          'button',
+          {
+            class: 'btn btn-small',
+            'data-action': 'pause',
+            onclick: () => ctx.act(`/queues/${encodeURIComponent(q.name)}/pause`, `Queue ${q.name} paused.`),
+          },
+          'Pause',
+        );
   const done = minutes.reduce((n, m) => n + m.completed, 0);
   const failed = minutes.reduce((n, m) => n + m.failed, 0);
   return h(
