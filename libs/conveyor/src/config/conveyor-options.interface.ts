@@ -5,7 +5,7 @@ import { CronScheduleDefinition } from './cron-schedule-options.interface';
 
 /** Every engine setting. See `conveyorDefaults()` for the values used when one is omitted. */
 export interface ConveyorOptions {
-  /** `skip-locked` (one locking statement) or `optimistic` (@VersionColumn compare-and-set). */
+  /** `skip-locked` (one locking statement) or `optimistic` (compare-and-set on the row's version column). */
   claimStrategy: ClaimStrategyName;
   /** Identifies this process in `locked_by` and the error history. Default: host:pid:random. */
   workerId: string;

@@ -5,8 +5,8 @@ import { randomFillSync } from 'node:crypto';
  * milliseconds, a 12-bit counter, then 62 random bits.
  *
  * Why here and not by the column default (`conveyor_uuid_v7()`, which stays for rows inserted by hand):
- * the SQL function costs PostgreSQL ~2-3 ms per 1,000 inserted rows (gen_random_uuid, a clock read and
- * byte surgery per row), about a sixth of a bulk insert; and a submitter that knows its ids up front
+ * the SQL function costs PostgreSQL a random draw, a clock read and byte surgery per row, a real share of a bulk
+ * insert (docs/performance.md); and a submitter that knows its ids up front
  * matches inserted rows to requests by id instead of asking PostgreSQL to send back what it was given.
  *
  * The counter (RFC 9562 "method 1") makes ids from one process strictly increasing even within a

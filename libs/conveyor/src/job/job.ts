@@ -3,7 +3,7 @@ import { JobStatus } from './job-status';
 
 /**
  * A job as the engine reads it from `conveyor_jobs`: the one definition of a job's shape. The REST view
- * (http/job-view.ts), the OpenAPI schema (http/dto/job.dto.ts) and the client's `Job` (@conveyor/client) are
+ * (http/controllers/job-view.ts), the OpenAPI schema (http/dto/job.dto.ts) and the client's `Job` (@conveyor/client) are
  * derived from it or checked against it by the type tests in test/types.
  *
  * Not a TypeORM entity: the table, its partial indexes, triggers and functions belong to the checked-in SQL

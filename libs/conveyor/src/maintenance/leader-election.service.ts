@@ -17,7 +17,7 @@ export const LEADERSHIP_LEASE_INTERVALS = 2;
  * Whatever happens to a leader — killed, frozen, or cut off by a network that silently drops its packets — its
  * term ends at most `LEADERSHIP_LEASE_INTERVALS × maintenanceIntervalMs` after its last renewal, and another
  * instance leads within one more interval. A former leader cannot interfere meanwhile: its maintenance statements
- * carry its term and check it in the same statement (sql/leadership.sql.ts `leaderFence`), so once a new term
+ * carry its term and check it in the same statement (storage/statements/leadership.sql.ts `leaderFence`), so once a new term
  * began they change nothing. A leader that stops cleanly resigns, and the next instance to ask takes over.
  */
 @Injectable()

@@ -1,8 +1,8 @@
 /**
  * A shortcut past class-validator for the common submission: every envelope field absent or plainly
  * valid by the same rules as SubmitJobEnvelope, in the narrowest form (printable ASCII strings, integers in
- * range, no `runAt`). class-validator costs ~15 µs per job, most of a bulk enqueue's Node time; this costs
- * well under one. It only ever says "valid" where SubmitJobEnvelope's checks would pass too — anything else,
+ * range, no `runAt`). class-validator is most of a bulk enqueue's Node time (docs/performance.md); this check
+ * is a handful of comparisons. It only ever says "valid" where SubmitJobEnvelope's checks would pass too — anything else,
  * valid or not, goes the slow way, so every error message still comes from class-validator.
  */
 export function isPlainlyValidEnvelope(raw: Record<string, unknown>): boolean {

@@ -28,7 +28,7 @@ export interface InsertedEach extends Omit<InsertedJobs, 'answers'> {
 
 /** How {@link insertJobsEach} inserts. */
 export interface InsertOptions {
-  /** A quiet first statement (sql/quiet-insert.ts): only for a runner whose statements commit on their own. */
+  /** A quiet first statement (storage/statements/quiet-insert.ts): only for a runner whose statements commit on their own. */
   quiet?: boolean;
   /**
    * The rows are the submissions of unrelated requests, sharing statements: each row answers for itself. A key

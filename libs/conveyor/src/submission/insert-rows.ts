@@ -93,7 +93,7 @@ function isSplittable(err: unknown): boolean {
 
 /**
  * Inserts `rows` with one statement: the stored rows of those inserted, and whether it committed on its own.
- * `quiet` (only for a runner whose statements commit on their own) makes it a quiet insert: sql/quiet-insert.ts.
+ * `quiet` (only for a runner whose statements commit on their own) makes it a quiet insert: storage/statements/quiet-insert.ts.
  */
 export async function insertRows(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet = false): Promise<InsertedRows> {
   const { columns, committedOn } = await insertStatement(runner, t, rows, quiet);

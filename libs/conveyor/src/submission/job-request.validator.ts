@@ -172,7 +172,7 @@ function findKey(value: unknown, keys: Set<string>, path: string): string | null
 
 /** Fingerprint of everything that defines a submission, so a repeat with another body is a 409. */
 export function requestHash(req: SubmitJobEnvelope): string {
-  // canonicalJson drops undefined fields, so a request without uniqueKey hashes as it did before the field existed.
+  // canonicalJson drops undefined fields: an absent field and one set to undefined fingerprint alike.
   const { type, payload, queue, priority, runAt, delayMs, maxAttempts, uniqueKey } = req;
   return createHash('sha256')
     .update(canonicalJson({ type, payload, queue, priority, runAt, delayMs, maxAttempts, uniqueKey }))

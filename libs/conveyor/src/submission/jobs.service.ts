@@ -144,8 +144,7 @@ export class JobsService {
    * with the claim right behind it (LocalPickup).
    */
   private insertKeyless(rows: NewJobRow[]): Promise<InsertedJobs> {
-    const quiet = this.pickup.quietly(rows, (worker) => insertJobs(worker, this.db.tables, rows, true));
-    return quiet ?? insertJobs(this.db.pool, this.db.tables, rows);
+    return this.pickup.insertKeyless(rows, (runner, quiet) => insertJobs(runner, this.db.tables, rows, quiet));
   }
 
   /** One job; JobNotFoundError when there is none. */
@@ -230,8 +229,7 @@ export function encodeCursor(id: string): string {
 }
 
 /**
- * Decodes a cursor; throws JobValidationError naming `cursor` when it is not one of ours (cursors of
- * versions that paged by `seq`, `s:…`, included: a client holding one starts again from the first page).
+ * Decodes a cursor; throws JobValidationError naming `cursor` when it is not one of ours.
  */
 export function decodeCursor(cursor: string): string {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');

@@ -12,12 +12,12 @@ export const LOCAL_PICKUP = Symbol('LOCAL_PICKUP');
  */
 export interface LocalPickup {
   /**
-   * Runs `insert` with this instance's claim right behind it, when its workers would take all of `rows` at once
-   * (a quiet insert: nobody else is told unless the claim leaves some); null when they would not, and the caller
-   * inserts as usual. `insert` must put its one statement on the runner it is given before it first waits, and
-   * its statement must commit on its own.
+   * Inserts keyless `rows` outside a caller's transaction. When this instance's workers would take all of them at
+   * once, `insert` runs quietly (`quiet` true: its trigger notifies nobody) on the worker connection with their
+   * claim right behind it, and whatever the claim leaves is announced; otherwise it runs on the pool and announces
+   * itself. `insert` must put its one statement on the runner it is given before it first waits.
    */
-  quietly<T>(rows: readonly NewJobRow[], insert: (runner: SqlRunner) => Promise<T>): Promise<T> | null;
+  insertKeyless<T>(rows: readonly NewJobRow[], insert: (runner: SqlRunner, quiet: boolean) => Promise<T>): Promise<T>;
 
   /** Inserts of this instance committed on their own (outside a caller's transaction): wake its workers for them. */
   committed(inserts: readonly CommittedInsert[]): void;

@@ -136,10 +136,10 @@ function fakePickup(table: FakeJobsTable, quiet = false): LocalPickup & { woken:
   const pickup = {
     woken: 0,
     quietGroups: [] as string[][],
-    quietly: <T>(rows: readonly NewJobRow[], insert: (runner: SqlRunner) => Promise<T>) => {
-      if (!quiet) return null;
+    insertKeyless: <T>(rows: readonly NewJobRow[], insert: (runner: SqlRunner, quiet: boolean) => Promise<T>) => {
+      if (!quiet) return insert(table.runner('pool'), false);
       pickup.quietGroups.push(rows.map((r) => r.id));
-      return insert(table.runner('worker'));
+      return insert(table.runner('worker'), true);
     },
     committed: (inserts: readonly unknown[]) => void (pickup.woken += inserts.length),
   };

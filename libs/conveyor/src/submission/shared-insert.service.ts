@@ -72,8 +72,7 @@ export class SharedInsertService {
   private insertKeyless(rows: NewJobRow[]): Promise<InsertedEach> {
     if (rows.length === 0) return Promise.resolve(NOTHING);
     const independent = { retryOn: this.db.pool };
-    const quiet = this.pickup.quietly(rows, (worker) => insertJobsEach(worker, this.db.tables, rows, { quiet: true, independent }));
-    return quiet ?? insertJobsEach(this.db.pool, this.db.tables, rows, { independent });
+    return this.pickup.insertKeyless(rows, (runner, quiet) => insertJobsEach(runner, this.db.tables, rows, { quiet, independent }));
   }
 
   private insertKeyed(rows: NewJobRow[]): Promise<InsertedEach> {

@@ -25,7 +25,7 @@ const WIDE_CLAIMS_AFTER_LOSS = 32;
 
 /**
  * Optimistic strategy: read the head of the queue without locks, then claim all candidates with one
- * compare-and-set on the @VersionColumn, both in one statement (see jobClaimByVersion). A candidate another
+ * compare-and-set on the row's version column, both in one statement (see jobClaimByVersion). A candidate another
  * worker took first has a new version and is skipped; when some were lost, the next round reads again (the
  * lost rows are RUNNING now, so it reads past them). No row lock is held while choosing, which suits
  * databases or proxies where long-held locks hurt; under heavy contention between many workers
@@ -51,10 +51,9 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
     const claimed: Job[] = [];
     // Under competition a round that wins nothing is read as lost races, not an empty queue (an empty answer
-    // cannot say which: the candidate count rides on the rows won), and the next round reads again. Otherwise
-    // a worker that lost one race to a busy competitor rested until the fallback poll, and under a backlog one
-    // instance took nearly every job (two processes draining 20,000 no-op jobs: 19,500 / 500). Without
-    // competition an empty round ends the claim, so an idle worker, or one fed a job at a time, still makes
+    // cannot say which: the candidate count rides on the rows won), and the next round reads again; a worker
+    // that took an empty round for an empty queue would rest until the fallback poll while a busy competitor
+    // took the whole backlog. Without competition an empty round ends the claim, so an idle worker, or one fed a job at a time, still makes
     // one query per wake-up.
     const retryEmpty = this.contended;
     let lostRace = false;
@@ -62,8 +61,8 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
       const want = filter.limit - claimed.length;
       // After a lost race the head is most likely held by a competitor's claim still running: read a window
       // twice as wide, so the round can take the rows behind it. The first round does so too for a while after
-      // a claim that lost one: two processes draining one backlog otherwise collided on the head in about
-      // every other claim and needed a second statement for it.
+      // a claim that lost one: workers draining one backlog keep meeting on its head, and each meeting would
+      // otherwise cost a second statement.
       const window = round > 0 || this.wideClaimsLeft > 0 ? want * 2 : want;
       const stamp: ClaimStamp = { workerId, leaseMs, token: claimNonce() };
       const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, stamp, window);

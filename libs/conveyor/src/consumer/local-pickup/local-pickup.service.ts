@@ -49,9 +49,11 @@ export class LocalPickupService implements LocalPickup, PickupHooks {
     private readonly trigger: ClaimTrigger,
   ) {}
 
-  quietly<T>(rows: readonly NewJobRow[], insert: (runner: SqlRunner) => Promise<T>): Promise<T> | null {
-    if (!this.trigger.attached || this.db.pooler !== 'none' || !this.connection.isIdle || !this.takesAtOnce(rows)) return null;
-    const inserted = insert(this.connection.runner);
+  insertKeyless<T>(rows: readonly NewJobRow[], insert: (runner: SqlRunner, quiet: boolean) => Promise<T>): Promise<T> {
+    if (!this.trigger.attached || this.db.pooler !== 'none' || !this.connection.isIdle || !this.takesAtOnce(rows)) {
+      return insert(this.db.pool, false);
+    }
+    const inserted = insert(this.connection.runner, true);
     // In the same tick as the insert was put on the worker connection: the claim goes right behind it.
     this.unclaimed.add(rows.map((r) => r.id));
     this.trigger.jobsDueNow();

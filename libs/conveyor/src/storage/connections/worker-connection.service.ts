@@ -8,18 +8,18 @@ import { QueryOptions, SqlResult, SqlRunner } from './sql-runner.interface';
  * Planner settings of the worker connection. The claim must walk the partial claim index in
  * (priority, run_at) order and stop after the batch. PostgreSQL picks that plan only when its statistics
  * say many rows are claimable; right after a burst of inserts (before autovacuum re-analyses the table)
- * it believes there are a handful and instead bitmap-scans every claimable row and sorts them (9 ms at
- * 5,000 queued jobs, seconds at a million). None of the statements on this connection (claims and outcome
+ * it believes there are a handful and instead bitmap-scans every claimable row and sorts them, which grows with
+ * the backlog. None of the statements on this connection (claims and outcome
  * writes, which reach their rows by primary key) wants a sort, a bitmap or a sequential scan.
  *
  * With those ruled out there is one sensible plan whatever the parameters, so each statement is planned
- * once per connection (`force_generic_plan`). PostgreSQL's default planned a claim again on every call —
- * its generic plan cannot see the LIMIT, so it never looked cheaper than a custom one — and a claim of 100
- * rows spent ~0.2 of its 1.5 ms of backend CPU planning (optimistic: 1.78 -> 1.64 ms).
+ * once per connection (`force_generic_plan`). PostgreSQL's default plans a claim again on every call — its
+ * generic plan cannot see the LIMIT, so it never looks cheaper than a custom one — and planning is a real share of
+ * a claim's backend CPU.
  *
  * JIT compilation is off: a path these settings rule out is not removed but priced at 10^10, and a plan
  * that still had to take one (a sequential scan of a table whose index is missing) would cross
- * `jit_above_cost` and compile for ~200 ms on every planning. Nothing on this connection runs long enough
+ * `jit_above_cost` and compile on every planning. Nothing on this connection runs long enough
  * for JIT to pay.
  */
 export const CLAIM_PLANNER_OPTIONS =
@@ -48,11 +48,9 @@ function sessionSettings(pooler: PoolerMode): { options?: string; pipeline: bool
  * made, without waiting for the ones before them, and the backend runs them back to back in that order.
  *
  * One backend instead of one for claims and others for outcome writes: run side by side on the same rows and
- * index pages, the claim and the completion each cost PostgreSQL about a third more CPU than run one after the
- * other (a drain of 20,000 no-op jobs, alternating in one process: 37-39 -> 28-33 ms of PostgreSQL CPU per
- * 1,000 jobs with skip-locked claims, and throughput up in 4 of 5 pairs), and the claim is what a draining
- * worker waits on. Pipelining keeps the backend busy while Node reads each answer. The price is order: a claim
- * waits behind an outcome write sent before it (about a millisecond for 100 outcomes), and one instance's claims
+ * index pages, the claim and the completion each cost PostgreSQL more CPU than run one after the other (see
+ * docs/performance.md), and the claim is what a draining worker waits on. Pipelining keeps the backend busy while Node reads each answer. The price is order: a claim
+ * waits behind an outcome write sent before it, and one instance's claims
  * and writes use at most one core of the database server — scale out with more instances.
  *
  * Opened on first use, so an app that never claims (a producer) holds no worker connection. When the server

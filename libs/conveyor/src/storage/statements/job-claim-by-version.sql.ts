@@ -6,7 +6,7 @@ import { SqlTables, Statement } from './statement';
 
 /**
  * The optimistic claim, in one statement (one round trip, like the skip-locked claim): read the head of
- * the queue without taking any lock, noting each row's @VersionColumn, then compare-and-set every
+ * the queue without taking any lock, noting each row's version column, then compare-and-set every
  * candidate on that version.
  *
  * - `candidates` is the optimistic read: no lock, so it may pick rows another worker is claiming at the

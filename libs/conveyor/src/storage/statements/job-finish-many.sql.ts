@@ -19,8 +19,8 @@ import { SqlTables, Statement } from './statement';
  * table (docs/performance.md, "Design notes from measurements").
  * The rows are locked in id order before any changes (`lockedInIdOrder`), so this write cannot deadlock with a
  * heartbeat or another outcome write over the same jobs, whatever plan each of them gets.
- * The outcomes travel as parallel arrays through `unnest` (a jsonb record set was sometimes re-scanned
- * once per updated row instead). Arrays are built here (see sql-arrays): ids and tokens in binary, statuses
+ * The outcomes travel as parallel arrays through `unnest`, whose rows the planner counts right (a jsonb record
+ * set can be re-scanned once per updated row). Arrays are built here (see sql-arrays): ids and tokens in binary, statuses
  * as a literal, and a column that is null in every row (the result, error and history of plain completions)
  * as an empty array, which `unnest` pads with nulls.
  *

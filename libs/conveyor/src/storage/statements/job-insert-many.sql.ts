@@ -82,7 +82,7 @@ const FROM_DOCUMENT = `FROM ROWS FROM (json_to_recordset($1::json) AS (i uuid, q
      WITH ORDINALITY AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk, ord)`;
 const IN_REQUEST_ORDER = 'ORDER BY r.ord';
 
-/** The WHERE clause of a quiet insert (its trigger sends no NOTIFY: sql/quiet-insert.ts), or nothing. */
+/** The WHERE clause of a quiet insert (its trigger sends no NOTIFY: quiet-insert.ts), or nothing. */
 function quietly(quiet: boolean): string {
   return quiet ? `\nWHERE ${QUIET_CONDITION}` : '';
 }
