@@ -188,6 +188,13 @@ describe('REST API access control', () => {
       expect((await call('post', '/queues/default/resume', ADMIN)).body).toEqual({ name: 'default', paused: false });
     });
 
+    it('tells each key its role at GET /access, and a wrong key that it is wrong', async () => {
+      expect((await call('get', '/access', PRODUCER)).body).toEqual({ role: 'producer', keysRequired: true });
+      expect((await call('get', '/access', ADMIN)).body).toEqual({ role: 'admin', keysRequired: true });
+      expect((await call('get', '/access', `${ADMIN}x`)).status).toBe(401);
+      expect((await call('get', '/access')).status).toBe(401);
+    });
+
     it('keeps health endpoints open', async () => {
       expect((await call('get', '/health/live')).status).toBe(200);
       expect((await call('get', '/health/ready')).status).toBe(200);
@@ -284,6 +291,12 @@ describe('REST API access control', () => {
       const warning = logs.calls('warn').find((line) => line.includes('WITHOUT AUTHENTICATION'));
       expect(warning).toBeDefined();
       expect(warning).toContain('API_KEYS="producer:<key>,admin:<key>"');
+    });
+
+    it('answers GET /access with admin and no keys required', async () => {
+      const res = await request(t.app.getHttpServer()).get('/access');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ role: 'admin', keysRequired: false });
     });
 
     it('leaves every route open', async () => {

@@ -5,6 +5,7 @@ import { ApiKeyGuard } from './access/api-key.guard';
 import { CONVEYOR_HTTP_MOUNT_PATH, CONVEYOR_HTTP_SETTINGS } from './options/conveyor-http.constants';
 import { CONVEYOR_HTTP_MODULE_INPUT, ConveyorHttpConfigurableModule } from './conveyor-http.module-definition';
 import { ConveyorHttpOptions, ConveyorHttpSettings } from './options/conveyor-http-options.interface';
+import { AccessController } from './controllers/access.controller';
 import { DashboardController } from './controllers/dashboard.controller';
 import { ExternalWorkersController } from './controllers/external-workers.controller';
 import { HealthController } from './controllers/health.controller';
@@ -27,6 +28,7 @@ import { validateConveyorHttpOptions } from './options/validate-conveyor-http-op
 @Module({
   imports: [TerminusModule],
   controllers: [
+    AccessController,
     JobsController,
     QueuesController,
     HealthController,

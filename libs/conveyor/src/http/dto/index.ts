@@ -1,3 +1,4 @@
+export * from './access.dto';
 export * from './bulk-retry-result.dto';
 export * from './claim-jobs.dto';
 export * from './claimed-job.dto';
