@@ -55,10 +55,12 @@ describe('503 when a connection cannot be opened', () => {
   let hole: Server;
   const sockets = new Set<Socket>();
   let pool: Pool;
+  let closing = false;
 
   beforeAll(async () => {
     // Accepts connections and never answers: opening a connection times out, as with a database that hangs.
     hole = createServer((socket) => {
+      if (closing) return void socket.destroy();
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
     });
@@ -73,9 +75,13 @@ describe('503 when a connection cannot be opened', () => {
   });
 
   afterAll(async () => {
+    // Stop listening first: a connection the pool opens meanwhile is refused instead of holding close() open.
+    closing = true;
+    const closed = new Promise((resolve) => (hole ? hole.close(resolve) : resolve(undefined)));
     for (const s of sockets) s.destroy();
     await pool?.end().catch(() => undefined);
-    await new Promise((resolve) => hole?.close(resolve));
+    for (const s of sockets) s.destroy();
+    await closed;
   });
 
   it('says the database is unavailable even for a request that timed out waiting for a pool slot', async () => {
