@@ -121,6 +121,8 @@ describe('POST /jobs', () => {
       ['priority out of range', { type: 'TEST_RECORD', payload: {}, priority: 10_000_000 }, ['priority']],
       ['runAt not a date', { type: 'TEST_RECORD', payload: {}, runAt: 'tomorrow' }, ['runAt']],
       ['runAt an impossible date', { type: 'TEST_RECORD', payload: {}, runAt: '2030-02-30T00:00:00Z' }, ['runAt']],
+      ['runAt in year 0, which PostgreSQL has not', { type: 'TEST_RECORD', payload: {}, runAt: '0000-01-01' }, ['runAt']],
+      ['runAt at hour 24', { type: 'TEST_RECORD', payload: {}, runAt: '2030-01-01T24:00:00Z' }, ['runAt']],
       ['runAt as a number', { type: 'TEST_RECORD', payload: {}, runAt: Date.now() }, ['runAt']],
       ['runAt as an ISO week date', { type: 'TEST_RECORD', payload: {}, runAt: '2030-W05-3' }, ['runAt']],
       ['runAt as an ISO ordinal date', { type: 'TEST_RECORD', payload: {}, runAt: '2030-010' }, ['runAt']],

@@ -13,6 +13,7 @@ import { isPlainlyValidEnvelope } from './envelope-fast-path';
 import { newJobId } from '../job/job-id';
 import { findUnstorableJson } from '../job/json-safety';
 import { SubmitJobEnvelope } from './submit-job-envelope';
+import { isRunAtText, RUN_AT_PROBLEM } from './run-at-text';
 
 const ENVELOPE_KEYS = ['type', 'payload', 'queue', 'priority', 'runAt', 'delayMs', 'maxAttempts', 'idempotencyKey', 'uniqueKey'];
 const ENVELOPE_KEY_SET = new Set(ENVELOPE_KEYS);
@@ -83,7 +84,7 @@ export class JobRequestValidator {
     }
     // IsISO8601 also passes week dates, ordinal dates and basic format (2030-W05-3, 2030-010, 20300101T00Z),
     // which Date either cannot read (an Invalid Date, then a 500) or misreads (2030-010 as 1 October).
-    if (typeof dto.runAt === 'string' && !problems.some((p) => p.field === `${path}runAt`) && !isPlainDateTime(dto.runAt)) {
+    if (typeof dto.runAt === 'string' && !problems.some((p) => p.field === `${path}runAt`) && !isRunAtText(dto.runAt)) {
       problems.push({ field: `${path}runAt`, problems: [RUN_AT_PROBLEM] });
     }
     if (dto.runAt !== undefined && dto.delayMs !== undefined) {
@@ -128,17 +129,6 @@ function isPlainRecord(value: object): boolean {
 function hasOnlyEnvelopeKeys(raw: Record<string, unknown>): boolean {
   for (const k in raw) if (!ENVELOPE_KEY_SET.has(k)) return false;
   return true;
-}
-
-/**
- * A calendar date, or a date and time with its offset: the part of ISO 8601 that Date reads the same on
- * every server (a time without offset would be read in the server's own time zone).
- */
-const RUN_AT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
-const RUN_AT_PROBLEM = 'must be a date or a date-time with offset, such as 2030-01-01T12:00:00Z';
-
-function isPlainDateTime(text: string): boolean {
-  return RUN_AT.test(text) && !Number.isNaN(Date.parse(text));
 }
 
 /** Envelope strings go to PostgreSQL too, so they must be storable text: no NUL, no lone surrogate. */
