@@ -68,7 +68,8 @@ export function drainCase(plan: DrainPlan): CaseRunner {
         metrics: {
           jobs,
           concurrency: settings.concurrency,
-          prefetch: settings.prefetch,
+          // -1 stands for `auto` (metrics are numbers).
+          prefetch: settings.prefetch === 'auto' ? -1 : settings.prefetch,
           history,
           seconds,
           jobsPerSec: jobs / seconds,

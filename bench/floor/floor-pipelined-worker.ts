@@ -67,9 +67,14 @@ export class FloorPipelinedWorker implements FloorWorker {
     }
   }
 
+  /** The pipelined floor keeps a fixed buffer; `auto` (Conveyor's adaptive prefetch) reads as none. */
+  private get prefetch(): number {
+    return this.settings.prefetch === 'auto' ? 0 : this.settings.prefetch;
+  }
+
   private freeRoom(): number {
     if (this.finished.length > this.settings.completionBatchSize * 10) return 0;
-    return Math.max(0, this.settings.concurrency + this.settings.prefetch - this.running - this.buffer.length);
+    return Math.max(0, this.settings.concurrency + this.prefetch - this.running - this.buffer.length);
   }
 
   private wake(): void {
@@ -116,7 +121,7 @@ export class FloorPipelinedWorker implements FloorWorker {
       this.finished.push(job.id);
       this.queueFlush();
       this.dispatch();
-      if (this.moreLikely && this.buffer.length <= this.settings.prefetch / 2) this.wake();
+      if (this.moreLikely && this.buffer.length <= this.prefetch / 2) this.wake();
     }
   }
 

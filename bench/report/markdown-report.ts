@@ -109,7 +109,7 @@ export function renderMarkdownReport(r: ReportInput): string {
     "  last outcome written (Conveyor's `finished` event; the floor's completion UPDATE returning). Every handler",
     '  start is counted: more starts than jobs are duplicates, jobs not started or not done are missing.',
     '  **Two processes** — two worker processes with those settings drain one backlog; every start is reported by job',
-    '  id. **Default settings** — Conveyor with no tuning at all (`conveyorDefaults()`: concurrency 10, prefetch 10, …),',
+    '  id. **Default settings** — Conveyor with no tuning at all (`conveyorDefaults()`: concurrency 10, prefetch `auto`, …),',
     '  compared with the tuned 10-handler drain of the same size and strategy.',
     '- **Latency** — an idle worker with engine defaults; one job every interval, stamped just before the enqueue call',
     "  with `performance.timeOrigin + performance.now()` (comparable across processes) and timed to its handler's",

@@ -8,7 +8,7 @@ export interface WorkerSettings {
   /** Most rows one claim statement takes. */
   claimBatchSize: number;
   /** Claimed jobs kept ready beyond the running ones. */
-  prefetch: number;
+  prefetch: number | 'auto';
   /** Fallback poll when no notification comes. */
   pollIntervalMs: number;
   /** Most outcomes one completion statement writes. */

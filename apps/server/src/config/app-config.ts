@@ -67,6 +67,9 @@ function parse(setting: EnvSetting, raw: string): unknown {
   switch (setting.kind) {
     case 'int':
       return /^-?\d+$/.test(raw.trim()) ? Number(raw) : fail(`expected an integer, got "${raw}"`);
+    case 'int-or-auto':
+      if (raw.trim() === 'auto') return 'auto';
+      return /^-?\d+$/.test(raw.trim()) ? Number(raw) : fail(`expected an integer or auto, got "${raw}"`);
     case 'number':
       return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : fail(`expected a number, got "${raw}"`);
     case 'bool':

@@ -1,6 +1,6 @@
 /** How one environment variable is read. */
 /** `keys` is `role:key` pairs; their text never appears in an error. `json` is any JSON value. */
-export type EnvKind = 'int' | 'number' | 'bool' | 'string' | 'list' | 'map' | 'keys' | 'json';
+export type EnvKind = 'int' | 'int-or-auto' | 'number' | 'bool' | 'string' | 'list' | 'map' | 'keys' | 'json';
 
 /** An environment variable, the setting it feeds, its default (for the table in docs/configuration.md) and what it does. */
 export interface EnvSetting {
@@ -200,11 +200,11 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   },
   {
     env: 'PREFETCH',
-    kind: 'int',
+    kind: 'int-or-auto',
     target: 'prefetch',
     scope: 'engine',
-    default: '10',
-    description: 'Claimed jobs kept ready beyond the running ones',
+    default: 'auto',
+    description: 'Claimed jobs kept ready beyond the running ones; `auto` sizes it to what starts during one claim',
   },
   {
     env: 'POLL_INTERVAL_MS',

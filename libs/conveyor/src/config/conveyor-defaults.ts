@@ -11,7 +11,7 @@ export function conveyorDefaults(): ConveyorOptions {
     concurrency: 10,
     queueConcurrency: {},
     claimBatchSize: 100,
-    prefetch: 10,
+    prefetch: 'auto',
     pollIntervalMs: 1000,
     listen: true,
     pooler: 'none',

@@ -17,8 +17,12 @@ export interface ConveyorOptions {
   queueConcurrency: Record<string, number>;
   /** Most rows one claim statement may take. */
   claimBatchSize: number;
-  /** Claimed jobs kept ready in memory beyond the running ones, so a free slot never waits on a round trip. */
-  prefetch: number;
+  /**
+   * Claimed jobs kept ready in memory beyond the running ones, so a free slot never waits on a round trip. `auto`
+   * sizes it to what this instance starts during one claim's round trip (up to two claim batches): deep for a
+   * backlog of quick jobs, next to nothing for slow ones, so an instance does not sit on jobs others could run.
+   */
+  prefetch: number | 'auto';
   /** Fallback poll interval; LISTEN/NOTIFY normally wakes the poller sooner. */
   pollIntervalMs: number;
   /** Use LISTEN/NOTIFY for instant wake-up. */

@@ -45,7 +45,7 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   integer('concurrency', o.concurrency, 1, 10_000);
   for (const [queue, limit] of Object.entries(o.queueConcurrency)) integer(`queueConcurrency.${queue}`, limit, 1, 10_000);
   integer('claimBatchSize', o.claimBatchSize, 1, 10_000);
-  integer('prefetch', o.prefetch, 0, 10_000);
+  if (o.prefetch !== 'auto') integer('prefetch', o.prefetch, 0, 10_000);
   integer('pollIntervalMs', o.pollIntervalMs, 10, 3_600_000);
   integer('leaseMs', o.leaseMs, 1000, 86_400_000);
   integer('heartbeatIntervalMs', o.heartbeatIntervalMs, 100, 86_400_000);

@@ -14,6 +14,7 @@ import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
 import { HeldJob } from './held-job';
+import { PrefetchSizer } from './prefetch-sizer';
 import { JobExecutor } from './job-executor.service';
 import { logOutcome } from './job-outcome-log';
 import { handBackRow, outcomeOf } from './outcome-rows';
@@ -31,7 +32,8 @@ export interface PoolStats {
  *
  * Every claimed job is *held* until its outcome is written: first `buffered` (claimed, waiting for a
  * slot), then `running`, then `finishing` (outcome queued in the Completer). The pool asks for at most
- * `concurrency + prefetch - held` more jobs (backpressure), and excludes from the claim the queues and
+ * `concurrency + prefetch - held` more jobs (backpressure; the prefetch adapts to the start rate unless set, see
+ * PrefetchSizer), and excludes from the claim the queues and
  * types already at their limits. A slot frees the moment a handler settles — the database write happens
  * in the background, in batches — and the next buffered job starts at once, so handlers do not wait on
  * a round trip while work is ready.
@@ -57,6 +59,7 @@ export class WorkerPool {
   private accepting = false;
   private lastClaimCapped = false;
   private readonly changeListeners = new Set<() => void>();
+  private readonly prefetch: PrefetchSizer;
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -66,7 +69,9 @@ export class WorkerPool {
     private readonly completer: Completer,
     private readonly events: ConveyorEvents,
     private readonly trigger: ClaimTrigger,
-  ) {}
+  ) {
+    this.prefetch = new PrefetchSizer(options.prefetch, 2 * options.claimBatchSize);
+  }
 
   start(): void {
     this.accepting = true;
@@ -89,7 +94,7 @@ export class WorkerPool {
   freeCapacity(): number {
     if (!this.accepting) return 0;
     if (this.completer.backlog > this.options.completionBatchSize * 10) return 0;
-    return Math.max(0, this.options.concurrency + this.options.prefetch - this.running - this.buffer.length);
+    return Math.max(0, this.options.concurrency + this.prefetch.current - this.running - this.buffer.length);
   }
 
   /**
@@ -123,7 +128,7 @@ export class WorkerPool {
 
   /** True when a refill is worth a query: nothing buffered beyond half the prefetch. */
   wantsRefill(): boolean {
-    return this.freeCapacity() > 0 && this.buffer.length <= this.options.prefetch / 2;
+    return this.freeCapacity() > 0 && this.buffer.length <= this.prefetch.current / 2;
   }
 
   /** The claim to make now, or null when there is no room or nothing this worker can run. */
@@ -154,6 +159,7 @@ export class WorkerPool {
    * the claim statement was sent: their leases run from no earlier.
    */
   accept(jobs: Job[], claimSentAt: number): void {
+    this.prefetch.claimAnswered(claimSentAt, performance.now());
     const validUntil = claimSentAt + this.options.leaseMs - this.leaseMargin;
     for (const job of jobs) {
       const handler = this.registry.get(job.type);
@@ -293,6 +299,7 @@ export class WorkerPool {
     const { job } = held;
     held.state = 'running';
     held.startedAt = performance.now();
+    this.prefetch.started();
     this.running++;
     bump(this.runningByQueue, job.queue, 1);
     bump(this.runningByType, job.type, 1);
