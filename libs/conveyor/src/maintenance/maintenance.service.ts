@@ -49,8 +49,8 @@ export class MaintenanceService {
   }
 
   private async run(): Promise<void> {
-    const term = await this.leader.acquire();
-    await this.instances.heartbeat();
+    // Side by side: the heartbeat must not delay the leadership's renewal.
+    const [term] = await Promise.all([this.leader.acquire(), this.instances.heartbeat()]);
     if (!term) return;
     try {
       await this.sweeper.sweep(term);
