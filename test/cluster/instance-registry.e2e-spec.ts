@@ -133,7 +133,9 @@ describe('instance registry: GET /instances', () => {
     expect(['instance-a', 'instance-b', 'instance-c']).toContain(holder);
 
     controls.release('busy');
-    await waitFor(async () => (await a.sql.query(`SELECT status FROM ${a.jobsTable} WHERE id = $1`, [job.id])).rows[0].status === 'COMPLETED');
+    await waitFor(
+      async () => (await a.sql.query(`SELECT status FROM ${a.jobsTable} WHERE id = $1`, [job.id])).rows[0].status === 'COMPLETED',
+    );
   });
 
   it('a cleanly closed instance leaves the list and the table at once', async () => {

@@ -37,16 +37,17 @@ describe.each(['express', 'fastify'] as const)('Dashboard schedules and instance
 
   const stored = async (name: string) =>
     (
-      await t.sql.query<{ paused: boolean; last_tick: Date }>(`SELECT paused, last_tick FROM ${t.schema.schema}.conveyor_schedules WHERE name = $1`, [
-        name,
-      ])
+      await t.sql.query<{ paused: boolean; last_tick: Date }>(
+        `SELECT paused, last_tick FROM ${t.schema.schema}.conveyor_schedules WHERE name = $1`,
+        [name],
+      )
     ).rows[0];
   const ticksOf = async (name: string) =>
     (
-      await t.sql.query<{ run_at: Date }>(`SELECT run_at FROM ${t.jobsTable} WHERE idempotency_key LIKE $1 AND idempotency_key NOT LIKE $2`, [
-        `cron:${name}:%`,
-        `cron:${name}:trigger:%`,
-      ])
+      await t.sql.query<{ run_at: Date }>(
+        `SELECT run_at FROM ${t.jobsTable} WHERE idempotency_key LIKE $1 AND idempotency_key NOT LIKE $2`,
+        [`cron:${name}:%`, `cron:${name}:trigger:%`],
+      )
     ).rows.map((r) => r.run_at.toISOString());
   const open = async (hash: string, key = ADMIN) => {
     await page.goto(`/dashboard${hash}`);
@@ -126,7 +127,8 @@ describe.each(['express', 'fastify'] as const)('Dashboard schedules and instance
     await page.locator('tr[data-schedule="dash-yearly"] button[data-action="trigger"]').click();
     const job = await waitFor(
       async () =>
-        (await t.sql.query<{ id: string }>(`SELECT id FROM ${t.jobsTable} WHERE idempotency_key LIKE 'cron:dash-yearly:trigger:%'`)).rows[0],
+        (await t.sql.query<{ id: string }>(`SELECT id FROM ${t.jobsTable} WHERE idempotency_key LIKE 'cron:dash-yearly:trigger:%'`))
+          .rows[0],
       { message: 'the triggered job' },
     );
     await page.locator('#notice', { hasText: `Job ${job.id} enqueued for schedule dash-yearly.` }).waitFor();

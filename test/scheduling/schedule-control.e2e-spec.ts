@@ -21,7 +21,11 @@ class DigestPayload {
 }
 
 /** The handler's own schedule: every second, the finest granularity a cron expression has (6 fields). */
-@JobHandler('DIGEST', { queue: 'digests', payload: DigestPayload, schedules: [{ name: 'every-second', cron: '* * * * * *', payload: { digest: 'live' } }] })
+@JobHandler('DIGEST', {
+  queue: 'digests',
+  payload: DigestPayload,
+  schedules: [{ name: 'every-second', cron: '* * * * * *', payload: { digest: 'live' } }],
+})
 class DigestHandler extends JobHandlerHost<DigestPayload> {
   handle(): void {}
 }
@@ -68,7 +72,8 @@ describe('schedules API: list, pause, resume, trigger', () => {
     const req = request(app.app.getHttpServer())[method](path);
     return key === null ? req : req.set('Authorization', `Bearer ${key}`);
   };
-  const schedule = async (name: string, app = a) => (await call('get', `/schedules/${name}`, PRODUCER, app).expect(200)).body as ScheduleView;
+  const schedule = async (name: string, app = a) =>
+    (await call('get', `/schedules/${name}`, PRODUCER, app).expect(200)).body as ScheduleView;
   /** The ticks a schedule enqueued (not its triggered jobs), oldest first, as run_at epoch ms. */
   const ticksOf = async (name: string): Promise<number[]> =>
     (
@@ -102,7 +107,15 @@ describe('schedules API: list, pause, resume, trigger', () => {
     await moreTicks('every-second', 0, 1);
     const { schedules } = (await call('get', '/schedules', PRODUCER).expect(200)).body as { schedules: ScheduleView[] };
     expect(schedules.map((s) => s.name)).toEqual(['every-second', 'metronome', 'yearly']);
-    expect(schedules[0]).toMatchObject({ cron: '* * * * * *', timezone: 'UTC', type: 'DIGEST', queue: 'digests', catchUp: 1, paused: false, pausedAt: null });
+    expect(schedules[0]).toMatchObject({
+      cron: '* * * * * *',
+      timezone: 'UTC',
+      type: 'DIGEST',
+      queue: 'digests',
+      catchUp: 1,
+      paused: false,
+      pausedAt: null,
+    });
     expect(schedules[2]).toMatchObject({ cron: '0 0 1 1 *', timezone: 'Europe/Berlin', lastTick: null, paused: false });
     // Midnight of 1 January in Berlin is 23:00 UTC the day before.
     expect(schedules[2].nextTick).toMatch(/^\d{4}-12-31T23:00:00\.000Z$/);
@@ -141,7 +154,10 @@ describe('schedules API: list, pause, resume, trigger', () => {
     // The other instance reads the same state.
     expect(await schedule('every-second', b)).toMatchObject({ paused: true, nextTick: null, pausedAt: paused.pausedAt });
     // Pausing twice is no error and keeps the first pause's time.
-    expect((await call('post', '/schedules/every-second/pause').expect(200)).body).toMatchObject({ paused: true, pausedAt: paused.pausedAt });
+    expect((await call('post', '/schedules/every-second/pause').expect(200)).body).toMatchObject({
+      paused: true,
+      pausedAt: paused.pausedAt,
+    });
 
     const pausedAt = row.paused_at!.getTime();
     const before = (await ticksOf('every-second')).length;

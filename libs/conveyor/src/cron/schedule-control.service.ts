@@ -93,7 +93,9 @@ export class ScheduleControl {
 
   /** The schedules, resolved once (they were checked at start-up, so this cannot fail). */
   private schedules(): Array<ResolvedSchedule & { queue: string }> {
-    this.resolved ??= this.registry.resolve().map((s) => ({ ...s, queue: this.validator.toRow({ type: s.type, payload: s.payload }).queue }));
+    this.resolved ??= this.registry
+      .resolve()
+      .map((s) => ({ ...s, queue: this.validator.toRow({ type: s.type, payload: s.payload }).queue }));
     return this.resolved;
   }
 

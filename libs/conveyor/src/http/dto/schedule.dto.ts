@@ -26,7 +26,12 @@ export class ScheduleDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was paused; null when it runs.' })
   pausedAt: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The newest tick a job was enqueued for; null before the first.' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'The newest tick a job was enqueued for; null before the first.',
+  })
   lastTick: string | null;
 
   @ApiProperty({

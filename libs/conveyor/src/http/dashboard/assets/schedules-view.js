@@ -45,15 +45,28 @@ function scheduleRow(s, ctx) {
   return h(
     'tr',
     { 'data-schedule': s.name },
-    h('td', {}, h('a', { class: 'queue-name', href: `#/jobs${query({ key: `cron:${s.name}:` })}`, title: 'Jobs of this schedule' }, s.name)),
-    h('td', {}, h('code', { class: 'mono', 'data-cron': '' }, s.cron), s.timezone === 'UTC' ? null : h('span', { class: 'muted' }, ` ${s.timezone}`)),
+    h(
+      'td',
+      {},
+      h('a', { class: 'queue-name', href: `#/jobs${query({ key: `cron:${s.name}:` })}`, title: 'Jobs of this schedule' }, s.name),
+    ),
+    h(
+      'td',
+      {},
+      h('code', { class: 'mono', 'data-cron': '' }, s.cron),
+      s.timezone === 'UTC' ? null : h('span', { class: 'muted' }, ` ${s.timezone}`),
+    ),
     h('td', {}, s.type, h('span', { class: 'muted' }, ' in '), h('a', { href: `#/jobs${query({ queue: s.queue })}` }, s.queue)),
     h(
       'td',
       {},
       h(
         'span',
-        { class: `pill ${s.paused ? 'pill-paused' : 'pill-active'}`, 'data-paused': String(s.paused), title: s.paused ? `Paused ${timestamp(s.pausedAt)}` : '' },
+        {
+          class: `pill ${s.paused ? 'pill-paused' : 'pill-active'}`,
+          'data-paused': String(s.paused),
+          title: s.paused ? `Paused ${timestamp(s.pausedAt)}` : '',
+        },
         s.paused ? 'Paused' : 'Active',
       ),
     ),
