@@ -91,7 +91,10 @@ export class ScheduleControl {
     return s;
   }
 
-  /** The schedules, resolved once (they were checked at start-up, so this cannot fail). */
+  /**
+   * The schedules, resolved once (they were checked at start-up, so this cannot fail), each with the queue its jobs
+   * go to as the validator decides it for a submission of its type.
+   */
   private schedules(): Array<ResolvedSchedule & { queue: string }> {
     this.resolved ??= this.registry
       .resolve()
