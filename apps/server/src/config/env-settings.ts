@@ -255,7 +255,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     scope: 'engine',
     default: '10000',
     description:
-      'How often the elected leader rescues jobs whose lease expired (old completed jobs are pruned every sixth tick, at most once a minute)',
+      'How often the elected leader rescues jobs whose lease expired (old completed jobs are pruned every sixth tick, at most once a minute), and every instance heartbeats into GET /instances (a dead one leaves the list three intervals after its last heartbeat)',
   },
   {
     env: 'SHUTDOWN_GRACE_MS',

@@ -43,7 +43,10 @@ export interface ConveyorOptions {
   leaseMs: number;
   /** How often held leases are extended (must be well below leaseMs). */
   heartbeatIntervalMs: number;
-  /** How often the elected leader rescues expired leases and prunes old jobs. */
+  /**
+   * How often the elected leader rescues expired leases and prunes old jobs, and every instance heartbeats into the
+   * instance registry (a dead instance stays listed for three intervals after its last heartbeat).
+   */
   maintenanceIntervalMs: number;
   /** On shutdown, how long running handlers may finish before their jobs are handed back. */
   shutdownGraceMs: number;

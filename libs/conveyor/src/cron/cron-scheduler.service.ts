@@ -8,6 +8,7 @@ import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
 import { LogRecord } from '../observation/logging/log-record';
 import { databaseClock, NewJobRow, run, scheduleAdvanceMany, scheduleInsertMissing, scheduleLockMany } from '../storage/statements';
 import { ResolvedSchedule, ScheduleRegistry } from './schedule-registry.service';
+import { dueTicks } from './schedule-ticks';
 
 /** Longest the timer sleeps, even when the next tick is further off: the clock offset is measured again. */
 const MAX_SLEEP_MS = 60_000;
@@ -41,6 +42,10 @@ export function cronJobKey(name: string, tick: Date): string {
  * anacron or a Kubernetes CronJob); older ones are skipped with a warning. A schedule seen for the first
  * time starts from now, with no backlog. Each job's `runAt` is its tick, so a late one shows which tick it
  * stands for and older ticks are claimed first.
+ *
+ * Pausing (ScheduleControl) is a flag on the progress row, read under the same lock: a paused schedule's rounds
+ * enqueue nothing, on every instance, and resuming starts from the first tick after the resume (schedule-ticks.ts).
+ * A paused schedule still arms the timer, so an instance wakes for its ticks and notices a resume made elsewhere.
  */
 @Injectable()
 export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -126,7 +131,7 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
     }
     const { now, created } = await this.db.transaction(async (tx) => {
       const locked = (
-        await run<{ name: string; last_tick: Date }>(
+        await run<{ name: string; last_tick: Date; paused: boolean }>(
           tx,
           scheduleLockMany(
             t,
@@ -137,15 +142,15 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
       // A progress row deleted by hand is recreated (from now) on the next round.
       if (locked.length < this.schedules.length) this.registered = false;
       const now = await this.measureClock(tx);
-      const lastTick = new Map(locked.map((r) => [r.name, r.last_tick]));
+      const progress = new Map(locked.map((r) => [r.name, { lastTick: r.last_tick, paused: r.paused }]));
       const rows: NewJobRow[] = [];
       const advances: Array<{ name: string; tick: Date; cron: string }> = [];
       for (const s of this.schedules) {
-        const after = lastTick.get(s.name);
-        if (!after) continue;
-        const { ticks, skipped } = s.expression.due(after, now, s.catchUp);
+        const stored = progress.get(s.name);
+        if (!stored) continue;
+        const { ticks, skipped } = dueTicks(s.expression, s.catchUp, stored, now);
         if (skipped) {
-          const fields = { schedule: s.name, lastTick: after.toISOString(), enqueued: ticks.length, catchUp: s.catchUp };
+          const fields = { schedule: s.name, lastTick: stored.lastTick.toISOString(), enqueued: ticks.length, catchUp: s.catchUp };
           this.logger.warn(new LogRecord('Schedule missed more ticks than it catches up on; skipped the older ones', fields));
         }
         if (ticks.length === 0) continue;

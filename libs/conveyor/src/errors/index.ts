@@ -6,3 +6,4 @@ export * from './job-timeout.error';
 export * from './permanent-job.error';
 export * from './retry-later.error';
 export * from './cron-schedule.error';
+export * from './schedule-not-found.error';

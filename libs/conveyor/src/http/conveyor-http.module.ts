@@ -9,16 +9,18 @@ import { AccessController } from './controllers/access.controller';
 import { DashboardController } from './controllers/dashboard.controller';
 import { ExternalWorkersController } from './controllers/external-workers.controller';
 import { HealthController } from './controllers/health.controller';
+import { InstancesController } from './controllers/instances.controller';
 import { JobsController } from './controllers/jobs.controller';
 import { MetricsController } from './controllers/metrics.controller';
 import { ApiDocsController } from './controllers/api-docs.controller';
 import { ApiDocsService } from './openapi/api-docs.service';
 import { QueuesController } from './controllers/queues.controller';
+import { SchedulesController } from './controllers/schedules.controller';
 import { RateLimitGuard } from './access/rate-limit.guard';
 import { validateConveyorHttpOptions } from './options/validate-conveyor-http-options';
 
 /**
- * Conveyor's REST API: jobs, queues, external workers, health, metrics and the dashboard. Import next to
+ * Conveyor's REST API: jobs, queues, schedules, instances, external workers, health, metrics and the dashboard. Import next to
  * `ConveyorModule.forRoot(...)`, either as is (open, unlimited: for development) or as
  * `ConveyorHttpModule.forRoot({ apiKeys, rateLimit, path })`.
  *
@@ -31,6 +33,8 @@ import { validateConveyorHttpOptions } from './options/validate-conveyor-http-op
     AccessController,
     JobsController,
     QueuesController,
+    SchedulesController,
+    InstancesController,
     HealthController,
     MetricsController,
     ExternalWorkersController,

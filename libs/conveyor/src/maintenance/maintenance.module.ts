@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
+import { ConsumerModule } from '../consumer/consumer.module';
+import { HandlersModule } from '../handlers/handlers.module';
+import { InstanceRegistry } from './instance-registry.service';
 import { LeaderElection } from './leader-election.service';
 import { LeaseSweeper } from './lease-sweeper.service';
 import { MaintenanceService } from './maintenance.service';
 import { RetentionCleaner } from './retention-cleaner.service';
 
-/** Leader-elected maintenance: lease rescue and retention. */
+/** Leader-elected maintenance (lease rescue, retention, dead instances' rows) and every instance's heartbeat. */
 @Module({
-  providers: [LeaderElection, LeaseSweeper, RetentionCleaner, MaintenanceService],
-  exports: [LeaderElection, MaintenanceService, LeaseSweeper],
+  imports: [ConsumerModule, HandlersModule],
+  providers: [LeaderElection, LeaseSweeper, RetentionCleaner, InstanceRegistry, MaintenanceService],
+  exports: [LeaderElection, MaintenanceService, LeaseSweeper, InstanceRegistry],
 })
 export class MaintenanceModule {}

@@ -5,6 +5,7 @@
 
 -- Migrations applied ({schema}.conveyor_migrations):
 --   0001 baseline
+--   0003 schedule-control-and-instances
 
 CREATE OR REPLACE FUNCTION {schema}.conveyor_notify_inserted()
  RETURNS trigger
@@ -33,6 +34,22 @@ AS $function$
       52, 1), 53, 1),
     'hex')::uuid
 $function$;
+
+CREATE TABLE {schema}.conveyor_instances (
+  id           text NOT NULL,
+  host         text NOT NULL,
+  pid          integer NOT NULL,
+  version      text NOT NULL,
+  runs_workers boolean NOT NULL,
+  concurrency  integer NOT NULL,
+  running      integer NOT NULL,
+  queues       text[] NOT NULL,
+  types        text[] NOT NULL,
+  started_at   timestamp with time zone NOT NULL,
+  last_seen    timestamp with time zone NOT NULL,
+  expires_at   timestamp with time zone NOT NULL,
+  CONSTRAINT conveyor_instances_pkey PRIMARY KEY (id)
+);
 
 CREATE TABLE {schema}.conveyor_jobs (
   id               uuid DEFAULT {schema}.conveyor_uuid_v7() NOT NULL,
@@ -96,9 +113,12 @@ CREATE TABLE {schema}.conveyor_queues (
 CREATE INDEX conveyor_queues_paused ON {schema}.conveyor_queues USING btree (name) WHERE paused;
 
 CREATE TABLE {schema}.conveyor_schedules (
-  name       text NOT NULL,
-  cron       text NOT NULL,
-  last_tick  timestamp with time zone NOT NULL,
-  updated_at timestamp with time zone DEFAULT now() NOT NULL,
+  name          text NOT NULL,
+  cron          text NOT NULL,
+  last_tick     timestamp with time zone NOT NULL,
+  updated_at    timestamp with time zone DEFAULT now() NOT NULL,
+  paused        boolean DEFAULT false NOT NULL,
+  paused_at     timestamp with time zone,
+  enqueued_tick timestamp with time zone,
   CONSTRAINT conveyor_schedules_pkey PRIMARY KEY (name)
 );

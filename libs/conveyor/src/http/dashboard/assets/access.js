@@ -1,8 +1,8 @@
 // What the key in use may do, so that the page offers only the buttons it may press.
 //
-// Every action the dashboard offers (cancel, retry, retry all matching, pause, resume) is an admin route
-// (`@ApiAccess('admin')` in http/controllers/jobs.controller.ts and queues.controller.ts); a producer or
-// worker key may only read. `GET /access` names the role of the key in use (401 for a missing or wrong key).
+// Every action the dashboard offers (cancel, retry, retry all matching, pause, resume, trigger) is an admin route
+// (`@ApiAccess('admin')` in http/controllers/jobs.controller.ts, queues.controller.ts and schedules.controller.ts);
+// a producer or worker key may only read. `GET /access` names the role of the key in use (401 for a missing or wrong key).
 
 import { api, ApiError, apiKey } from './api.js';
 

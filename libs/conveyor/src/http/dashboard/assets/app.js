@@ -1,12 +1,14 @@
-// The dashboard's shell: a hash router (#/queues, #/jobs?…, #/jobs/<id>), the API key form, notices,
-// and the actions every view shares. Views render from the REST API only; nothing here is privileged.
+// The dashboard's shell: a hash router (#/queues, #/jobs?…, #/jobs/<id>, #/schedules, #/instances), the API key
+// form, notices, and the actions every view shares. Views render from the REST API only; nothing here is privileged.
 
 import { keyAccess } from './access.js';
 import { api, apiKey, explain, setApiKey } from './api.js';
 import { h } from './dom.js';
 import { renderJob } from './job-view.js';
 import { renderJobs } from './jobs-view.js';
+import { renderInstances } from './instances-view.js';
 import { renderQueues } from './queues-view.js';
+import { renderSchedules } from './schedules-view.js';
 
 const REFRESH_MS = 5000;
 const view = document.getElementById('view');
@@ -51,16 +53,18 @@ function route() {
   const job = /^\/jobs\/([0-9a-fA-F-]{36})$/.exec(path);
   if (job) return { name: 'job', draw: (root) => renderJob(root, ctx, job[1]), refresh: true };
   if (path === '/jobs') return { name: 'jobs', draw: (root) => renderJobs(root, ctx, params), refresh: false };
+  if (path === '/schedules') return { name: 'schedules', draw: (root) => renderSchedules(root, ctx), refresh: true };
+  if (path === '/instances') return { name: 'instances', draw: (root) => renderInstances(root), refresh: true };
   return { name: 'queues', draw: (root) => renderQueues(root, ctx), refresh: true };
 }
 
 /** What the top bar says about the key, by its access (access.js). */
 const KEY_STATES = {
-  admin: { text: 'Key in use · admin', tone: 'good', hint: 'This key may read and act: cancel, retry, pause, resume.' },
+  admin: { text: 'Key in use · admin', tone: 'good', hint: 'This key may read and act: cancel, retry, pause, resume, trigger.' },
   'read-only': {
     text: 'Key in use · read-only',
     tone: 'good',
-    hint: 'A producer or worker key: it reads jobs and queues; cancel, retry, pause and resume need an admin key.',
+    hint: 'A producer or worker key: it reads jobs, queues, schedules and instances; cancel, retry, pause, resume and trigger need an admin key.',
   },
   'wrong-key': { text: 'Wrong key', tone: 'bad', hint: 'The service does not know this key.' },
   unknown: {
