@@ -132,4 +132,6 @@ export interface ErrorBody {
   error: string;
   message: string;
   details?: FieldProblem[];
+  /** On a 409 about a job's state: the state the job is in (`CANCELLED`: an operator cancelled it). */
+  jobStatus?: JobStatus;
 }

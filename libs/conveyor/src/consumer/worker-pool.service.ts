@@ -10,6 +10,7 @@ import { ClaimFilter } from '../storage/statements/claim-filter.interface';
 import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
 import { FinishRow } from '../storage/statements/finish-row';
 import { run } from '../storage/statements/statement';
+import { JobCancelledError } from '../errors/job-cancelled.error';
 import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
@@ -224,6 +225,29 @@ export class WorkerPool {
   }
 
   /**
+   * An operator cancelled a job this process may hold (a cancel notice): it is CANCELLED in the database and its lease
+   * token cleared, so nothing written for it here will be stored. A running attempt is aborted (its signal fires with
+   * JobCancelledError), a buffered one dropped unrun; an outcome already queued finds the token gone. A notice for
+   * another token (the job was retried and claimed again since) changes nothing. Answers whether the job was held.
+   */
+  cancelled(jobId: string, token: string): boolean {
+    const held = this.held.get(jobId);
+    if (!held || held.token !== token) return false;
+    held.cancelled = true;
+    if (held.state === 'finishing') return true;
+    held.lost = true;
+    this.logger.log(jobLog('Job cancelled by an operator while held here; its outcome will not be written', held.job, this.options.workerId));
+    if (held.state === 'buffered') {
+      this.buffer = this.buffer.filter((b) => b !== held);
+      this.held.delete(jobId);
+      this.roomFreed();
+    } else {
+      held.abort(new JobCancelledError(jobId));
+    }
+    return true;
+  }
+
+  /**
    * Stops taking work and empties the pool: buffered jobs are handed back now, running ones after
    * the grace period (or as soon as `hurry` resolves), then every outcome is written.
    */
@@ -342,7 +366,8 @@ export class WorkerPool {
           if (row.delay_ms !== undefined && row.delay_ms !== null) this.trigger.jobsDueAt(Date.now() + row.delay_ms);
         } else {
           this.events.emit('stale', held.job.id, this.options.workerId);
-          this.logger.warn(jobLog('Stale outcome ignored: the claim was no longer ours', held.job, this.options.workerId));
+          const why = held.cancelled ? 'the job was cancelled meanwhile' : 'the claim was no longer ours';
+          this.logger.warn(jobLog(`Stale outcome ignored: ${why}`, held.job, this.options.workerId));
         }
       },
       held.job,

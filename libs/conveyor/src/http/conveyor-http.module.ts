@@ -10,6 +10,7 @@ import { DashboardController } from './controllers/dashboard.controller';
 import { ExternalWorkersController } from './controllers/external-workers.controller';
 import { HealthController } from './controllers/health.controller';
 import { JobsController } from './controllers/jobs.controller';
+import { JobsBulkController } from './controllers/jobs-bulk.controller';
 import { MetricsController } from './controllers/metrics.controller';
 import { ApiDocsController } from './controllers/api-docs.controller';
 import { ApiDocsService } from './openapi/api-docs.service';
@@ -29,6 +30,7 @@ import { validateConveyorHttpOptions } from './options/validate-conveyor-http-op
   imports: [TerminusModule],
   controllers: [
     AccessController,
+    JobsBulkController,
     JobsController,
     QueuesController,
     HealthController,
