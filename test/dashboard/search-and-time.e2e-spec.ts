@@ -45,7 +45,10 @@ describe.each(['express', 'fastify'] as const)('Dashboard search and time zone o
         .send({ type: 'TEST_RECORD', queue: QUEUE, payload: { order: { customer: i % 2 === 0 ? 'acme' : 'globex' }, n: i } })
         .expect(201);
       jobs.push(res.body as Job);
-      await t.sql.query(`UPDATE ${t.jobsTable} SET created_at = $2, run_at = $2 WHERE id = $1`, [res.body.id, new Date(Date.UTC(2026, 0, 1, i))]);
+      await t.sql.query(`UPDATE ${t.jobsTable} SET created_at = $2, run_at = $2 WHERE id = $1`, [
+        res.body.id,
+        new Date(Date.UTC(2026, 0, 1, i)),
+      ]);
     }
   }, ENSURE_CHROMIUM_TIMEOUT_MS + 60_000);
 
@@ -118,12 +121,16 @@ describe.each(['express', 'fastify'] as const)('Dashboard search and time zone o
     await page.goto(`/dashboard#/jobs/${jobs[0].id}`);
     await page.reload();
     await useApiKey(page, ADMIN);
-    await waitFor(async () => /00:00:00/.test((await page.locator('[data-fact="Created"]').textContent()) ?? ''), { message: 'UTC on the job page' });
+    await waitFor(async () => /00:00:00/.test((await page.locator('[data-fact="Created"]').textContent()) ?? ''), {
+      message: 'UTC on the job page',
+    });
     expect(await page.locator('#timeline time').first().textContent()).toMatch(/^00:00:00/);
     expect(await page.locator('#zone-label').textContent()).toBe('UTC');
 
     await page.click('[data-zone="local"]');
-    await waitFor(async () => /09:00:00/.test((await page.locator('[data-fact="Created"]').textContent()) ?? ''), { message: 'Tokyo time on the job page' });
+    await waitFor(async () => /09:00:00/.test((await page.locator('[data-fact="Created"]').textContent()) ?? ''), {
+      message: 'Tokyo time on the job page',
+    });
     expect(await page.locator('#timeline time').first().textContent()).toMatch(/^09:00:00/);
   });
 });

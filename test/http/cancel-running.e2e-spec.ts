@@ -125,7 +125,7 @@ describe('Cancelling a RUNNING job', () => {
     let worker: WorkerHandle | undefined;
     afterEach(async () => worker?.stop());
 
-    it('the heartbeat answers 409 with jobStatus CANCELLED, complete is refused with 409, and the worker\'s signal fires', async () => {
+    it("the heartbeat answers 409 with jobStatus CANCELLED, complete is refused with 409, and the worker's signal fires", async () => {
       const client = new ConveyorClient({ baseUrl: t.baseUrl });
       const job = (await t.jobs.enqueue(EXTERNAL, { n: 1 }, { queue: 'ext-cancel' })) as Job;
       const claimed = await client.claim('ext-cancel', { workerId: 'manual', max: 1 });
@@ -137,7 +137,10 @@ describe('Cancelling a RUNNING job', () => {
       expectErrorBody(beat, 409);
       expect(beat.body.jobStatus).toBe('CANCELLED');
       expect(beat.body.message).toContain('cancelled');
-      const complete = await t.api().post(`/jobs/${job.id}/complete`).send({ leaseToken: token, result: { late: true } });
+      const complete = await t
+        .api()
+        .post(`/jobs/${job.id}/complete`)
+        .send({ leaseToken: token, result: { late: true } });
       expectErrorBody(complete, 409);
       expect(complete.body).toMatchObject({ jobStatus: 'CANCELLED', message: expect.stringContaining('cancelled') });
       const fail = await t.api().post(`/jobs/${job.id}/fail`).send({ leaseToken: token, error: 'late' });
@@ -175,7 +178,10 @@ describe('Cancelling a RUNNING job', () => {
     let worker: SpawnedWorker | undefined;
 
     beforeAll(async () => {
-      control = await createRestTestApp('http_cancel_elsewhere', { providers: [SignalWatch, SignalWatchHandler], engine: { runWorkers: false } });
+      control = await createRestTestApp('http_cancel_elsewhere', {
+        providers: [SignalWatch, SignalWatchHandler],
+        engine: { runWorkers: false },
+      });
     });
 
     afterAll(async () => {
@@ -221,15 +227,18 @@ describe('Cancelling a RUNNING job', () => {
       const submit = async (payload: Record<string, unknown>) =>
         (await control.api().post('/jobs').send({ type: 'TEST_RECORD', payload }).expect(201)).body as Job;
       const long = await submit({ sleepMs: 60_000 });
-      await waitFor(async () => ((await control.row(long.id))?.status === 'RUNNING' && (await control.invocations(long.id)) === 1) || null, {
-        message: 'the process to run the long job',
-      });
+      await waitFor(
+        async () => ((await control.row(long.id))?.status === 'RUNNING' && (await control.invocations(long.id)) === 1) || null,
+        {
+          message: 'the process to run the long job',
+        },
+      );
 
       await control.api().post(`/jobs/${long.id}/cancel`).expect(200);
       // The process has one slot: a job submitted after the cancel runs only once the long one's handler was aborted
       // (its lease, 60 s, and heartbeat, 20 s, are far off: only the cancel notice can have done it).
       const next = await submit({});
-      await waitFor(async () => ((await control.statusOf(next.id)) === JobStatus.COMPLETED) || null, { message: 'the next job to complete' });
+      await waitFor(async () => (await control.statusOf(next.id)) === JobStatus.COMPLETED || null, { message: 'the next job to complete' });
       expect(await control.row(long.id)).toMatchObject({ status: 'CANCELLED', result: null, attempts: 1 });
       expect(await control.invocations(long.id)).toBe(1);
     });

@@ -14,7 +14,9 @@ describe('GET /jobs search', () => {
     const submit = async (body: Record<string, unknown>) => (await t.api().post('/jobs').send(body).expect(201)).body as Job;
     jobs = [];
     for (let i = 0; i < 6; i++) {
-      jobs.push(await submit({ type: 'TEST_RECORD', payload: { result: { customer: i % 2 === 0 ? 'acme' : 'globex', n: i } }, runAt: inAnHour() }));
+      jobs.push(
+        await submit({ type: 'TEST_RECORD', payload: { result: { customer: i % 2 === 0 ? 'acme' : 'globex', n: i } }, runAt: inAnHour() }),
+      );
     }
     // Creation times an hour apart, oldest first, so a range can pick some of them.
     for (const [i, j] of jobs.entries()) {
@@ -31,7 +33,11 @@ describe('GET /jobs search', () => {
     const second = await t.api().get('/jobs').query({ payload, limit: 2, cursor: first.body.nextCursor }).expect(200);
     expect(ids(second)).toEqual([jobs[0].id]);
     expect(second.body.nextCursor).toBeNull();
-    const none = await t.api().get('/jobs').query({ payload: JSON.stringify({ result: { customer: 'initech' } }) }).expect(200);
+    const none = await t
+      .api()
+      .get('/jobs')
+      .query({ payload: JSON.stringify({ result: { customer: 'initech' } }) })
+      .expect(200);
     expect(ids(none)).toEqual([]);
   });
 
@@ -39,8 +45,17 @@ describe('GET /jobs search', () => {
     const res = await t.api().get('/jobs').query({ createdFrom: '2026-01-01T01:00:00Z', createdTo: '2026-01-01T04:00:00Z' }).expect(200);
     expect(ids(res)).toEqual([jobs[4].id, jobs[3].id, jobs[2].id, jobs[1].id]);
     const offset = await t.api().get('/jobs').query({ createdFrom: '2026-01-01T04:00:00+02:00' }).expect(200);
-    expect(ids(offset)).toEqual(jobs.slice(2).map((j) => j.id).reverse());
-    const both = await t.api().get('/jobs').query({ createdTo: '2026-01-01T03:00:00Z', payload: '{"result":{"customer":"globex"}}' }).expect(200);
+    expect(ids(offset)).toEqual(
+      jobs
+        .slice(2)
+        .map((j) => j.id)
+        .reverse(),
+    );
+    const both = await t
+      .api()
+      .get('/jobs')
+      .query({ createdTo: '2026-01-01T03:00:00Z', payload: '{"result":{"customer":"globex"}}' })
+      .expect(200);
     expect(ids(both)).toEqual([jobs[3].id, jobs[1].id]);
   });
 

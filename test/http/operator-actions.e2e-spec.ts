@@ -46,7 +46,11 @@ describe('Operator actions', () => {
       const done = await completed();
       const missing = randomUUID();
 
-      const res = await t.api().post('/jobs/bulk/cancel').send({ ids: [done.id, scheduled.id, missing, running.id, scheduled.id] }).expect(200);
+      const res = await t
+        .api()
+        .post('/jobs/bulk/cancel')
+        .send({ ids: [done.id, scheduled.id, missing, running.id, scheduled.id] })
+        .expect(200);
       expect(res.body).toEqual({
         action: 'cancel',
         succeeded: 2,
@@ -71,7 +75,11 @@ describe('Operator actions', () => {
       await t.api().post(`/jobs/${cancelled.id}/cancel`).expect(200);
       const done = await completed();
 
-      const res = await t.api().post('/jobs/bulk/retry').send({ ids: [deadJob.id, done.id, cancelled.id] }).expect(200);
+      const res = await t
+        .api()
+        .post('/jobs/bulk/retry')
+        .send({ ids: [deadJob.id, done.id, cancelled.id] })
+        .expect(200);
       expect(res.body.succeeded).toBe(2);
       expect(res.body.results).toEqual([
         { id: deadJob.id, ok: true, status: 'PENDING' },
@@ -88,7 +96,11 @@ describe('Operator actions', () => {
       const deadJob = await dead('bulk-delete-dead');
       const waiting = await submit({ type: 'TEST_RECORD', payload: {}, runAt: inAnHour() });
 
-      const res = await t.api().post('/jobs/bulk/delete').send({ ids: [done.id, waiting.id, deadJob.id] }).expect(200);
+      const res = await t
+        .api()
+        .post('/jobs/bulk/delete')
+        .send({ ids: [done.id, waiting.id, deadJob.id] })
+        .expect(200);
       expect(res.body).toMatchObject({ action: 'delete', succeeded: 2, failed: 1 });
       expect(res.body.results[1]).toEqual({ id: waiting.id, ok: false, status: 'SCHEDULED', statusCode: 409, message: expect.any(String) });
       expect(await t.row(done.id)).toBeUndefined();
@@ -101,7 +113,14 @@ describe('Operator actions', () => {
         const res = await t.api().post('/jobs/bulk/cancel').send(body);
         expect(expectErrorBody(res, 400)).toContain('ids');
       }
-      expect((await t.api().post('/jobs/bulk/archive').send({ ids: [randomUUID()] })).status).toBe(404);
+      expect(
+        (
+          await t
+            .api()
+            .post('/jobs/bulk/archive')
+            .send({ ids: [randomUUID()] })
+        ).status,
+      ).toBe(404);
     });
   });
 

@@ -236,7 +236,9 @@ export class WorkerPool {
     held.cancelled = true;
     if (held.state === 'finishing') return true;
     held.lost = true;
-    this.logger.log(jobLog('Job cancelled by an operator while held here; its outcome will not be written', held.job, this.options.workerId));
+    this.logger.log(
+      jobLog('Job cancelled by an operator while held here; its outcome will not be written', held.job, this.options.workerId),
+    );
     if (held.state === 'buffered') {
       this.buffer = this.buffer.filter((b) => b !== held);
       this.held.delete(jobId);

@@ -3,7 +3,11 @@ import { DEFAULT_PAGE, toJobListFilter } from './job-list-filter';
 
 describe('toJobListFilter', () => {
   it('turns times into dates, re-serialises the payload filter and defaults the page size', () => {
-    const filter = toJobListFilter({ payload: ' { "a" : { "b": 1 } } ', createdFrom: '2026-01-01T00:00:00Z', createdTo: '2026-01-02T00:00:00+01:00' });
+    const filter = toJobListFilter({
+      payload: ' { "a" : { "b": 1 } } ',
+      createdFrom: '2026-01-01T00:00:00Z',
+      createdTo: '2026-01-02T00:00:00+01:00',
+    });
     expect(filter).toMatchObject({
       payload: '{"a":{"b":1}}',
       createdFrom: new Date('2026-01-01T00:00:00Z'),

@@ -13,7 +13,10 @@ export const DEFAULT_PAGE = 50;
 export function toJobListFilter(query: ListJobsQueryDto): Omit<JobListFilter, 'beforeId'> & { cursor?: string } {
   const createdFrom = query.createdFrom === undefined ? undefined : new Date(query.createdFrom);
   const createdTo = query.createdTo === undefined ? undefined : new Date(query.createdTo);
-  const bad = [createdFrom && Number.isNaN(createdFrom.getTime()) ? 'createdFrom' : null, createdTo && Number.isNaN(createdTo.getTime()) ? 'createdTo' : null];
+  const bad = [
+    createdFrom && Number.isNaN(createdFrom.getTime()) ? 'createdFrom' : null,
+    createdTo && Number.isNaN(createdTo.getTime()) ? 'createdTo' : null,
+  ];
   const problems = bad.filter((f): f is string => f !== null).map((field) => ({ field, problems: [`${field} is not a real date-time`] }));
   if (problems.length === 0 && createdFrom && createdTo && createdTo < createdFrom) {
     problems.push({ field: 'createdTo', problems: ['createdTo must not be before createdFrom'] });

@@ -45,7 +45,10 @@ export class JobsBulkController {
   @Post('delete')
   @ApiAccess('admin')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Delete many finished jobs', description: `COMPLETED, DEAD or CANCELLED jobs only (see \`DELETE /jobs/{id}\`). ${PER_ID}` })
+  @ApiOperation({
+    summary: 'Delete many finished jobs',
+    description: `COMPLETED, DEAD or CANCELLED jobs only (see \`DELETE /jobs/{id}\`). ${PER_ID}`,
+  })
   @ApiBody({ type: BulkActionDto })
   @ApiOkResponse({ type: BulkActionResultDto })
   @ApiErrors({ 400: true, 413: true, 503: true })

@@ -138,7 +138,10 @@ export class JobsController {
       'creation time range.',
   })
   @ApiOkResponse({ type: JobPageDto })
-  @ApiErrors({ 400: 'A bad filter or cursor: `details` names the field (`payload` not a JSON object, a date-time without zone…).', 503: true })
+  @ApiErrors({
+    400: 'A bad filter or cursor: `details` names the field (`payload` not a JSON object, a date-time without zone…).',
+    503: true,
+  })
   async list(@Query(conveyorValidationPipe()) query: ListJobsQueryDto): Promise<{ items: JobView[]; nextCursor: string | null }> {
     const page = await this.jobs.list(toJobListFilter(query));
     return { items: page.items.map(toJobView), nextCursor: page.nextCursor };
@@ -160,7 +163,7 @@ export class JobsController {
   @ApiOperation({
     summary: 'Cancel a waiting or running job',
     description:
-      'SCHEDULED, PENDING, RETRYING or RUNNING → CANCELLED. A RUNNING job\'s handler is aborted (its AbortSignal fires on ' +
+      "SCHEDULED, PENDING, RETRYING or RUNNING → CANCELLED. A RUNNING job's handler is aborted (its AbortSignal fires on " +
       'whichever instance runs it; an HTTP worker learns it from its next heartbeat) and its outcome is not stored.',
   })
   @JOB_ID

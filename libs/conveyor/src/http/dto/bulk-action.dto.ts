@@ -27,7 +27,10 @@ export class BulkItemResultDto {
     description: "The job's status now (null once deleted, or when there is no such job).",
   })
   status: JobStatus | null;
-  @ApiPropertyOptional({ enum: [404, 409], description: 'When not ok: 404 no such job, 409 its state (or a unique key) does not allow it.' })
+  @ApiPropertyOptional({
+    enum: [404, 409],
+    description: 'When not ok: 404 no such job, 409 its state (or a unique key) does not allow it.',
+  })
   statusCode?: number;
   @ApiPropertyOptional({ description: 'When not ok: why, as the single-job route would say.' }) message?: string;
 }

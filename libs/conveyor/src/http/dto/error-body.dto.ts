@@ -24,7 +24,8 @@ export class ErrorBodyDto {
   details?: FieldProblemDto[];
 
   @ApiPropertyOptional({
-    description: 'On a 409 about a job\'s state: the state the job is in. `CANCELLED` on a worker\'s heartbeat or report: an operator cancelled the job; stop working on it.',
+    description:
+      "On a 409 about a job's state: the state the job is in. `CANCELLED` on a worker's heartbeat or report: an operator cancelled the job; stop working on it.",
     example: 'CANCELLED',
   })
   jobStatus?: string;

@@ -18,7 +18,7 @@ export function IsJsonObjectText(options?: ValidationOptions): PropertyDecorator
       name: 'isJsonObjectText',
       validator: {
         validate: isJsonObjectText,
-        defaultMessage: (args) => `${args?.property ?? "value"} must be a JSON object, e.g. {"customerId":42}`,
+        defaultMessage: (args) => `${args?.property ?? 'value'} must be a JSON object, e.g. {"customerId":42}`,
       },
     },
     options,

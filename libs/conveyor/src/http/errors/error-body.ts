@@ -12,5 +12,11 @@ export interface ErrorBody {
 }
 
 export function errorBody(statusCode: number, message: string, details?: FieldProblem[], jobStatus?: string): ErrorBody {
-  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(details ? { details } : {}), ...(jobStatus ? { jobStatus } : {}) };
+  return {
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    message,
+    ...(details ? { details } : {}),
+    ...(jobStatus ? { jobStatus } : {}),
+  };
 }

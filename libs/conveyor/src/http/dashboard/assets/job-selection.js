@@ -36,9 +36,7 @@ export function jobSelection(jobs, ctx) {
     'div',
     { class: 'bulk-bar', id: 'bulk-bar', hidden: true, role: 'region', 'aria-label': 'Actions on the chosen jobs' },
     h('span', {}, count, ' chosen'),
-    ACTIONS.map((a) =>
-      h('button', { class: `btn btn-small ${a.tone}`, 'data-bulk': a.action, onclick: () => run(a) }, a.label),
-    ),
+    ACTIONS.map((a) => h('button', { class: `btn btn-small ${a.tone}`, 'data-bulk': a.action, onclick: () => run(a) }, a.label)),
     h('button', { class: 'btn btn-small btn-ghost', 'data-bulk': 'clear', onclick: () => setAll(false) }, 'Clear selection'),
   );
   const header = h('input', { type: 'checkbox', 'aria-label': 'Choose every job on this page', 'data-select-all': '' });
