@@ -206,4 +206,14 @@ describe('WorkerPool: a cancel notice', () => {
     expect(pool.cancelled('unknown', 'tok')).toBe(false);
     expect(executor.held.get(j.id)!.abortReason).toBeNull();
   });
+
+  it('remembers a notice that overtook its claim, and never starts that job', () => {
+    const { pool, executor } = poolWith({}, [handler('A')]);
+    pool.start();
+    const j = job('A');
+    expect(pool.cancelled(j.id, 'tok')).toBe(false);
+    pool.accept([j], performance.now());
+    expect(executor.held.has(j.id)).toBe(false);
+    expect(pool.heldLeases()).toEqual([]);
+  });
 });

@@ -14,6 +14,7 @@ import { JobCancelledError } from '../errors/job-cancelled.error';
 import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
+import { EarlyCancels } from './early-cancels';
 import { HeldJob } from './held-job';
 import { JobExecutor } from './job-executor.service';
 import { logOutcome } from './job-outcome-log';
@@ -58,6 +59,7 @@ export class WorkerPool {
   private accepting = false;
   private lastClaimCapped = false;
   private readonly changeListeners = new Set<() => void>();
+  private readonly earlyCancels = new EarlyCancels();
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -159,6 +161,7 @@ export class WorkerPool {
     for (const job of jobs) {
       const handler = this.registry.get(job.type);
       if (!handler) continue; // cannot happen: claims filter on registered types
+      if (this.earlyCancels.take(job.id, job.leaseToken)) continue; // CANCELLED already: nothing to run or write
       const held = new HeldJob(job, handler);
       held.leaseValidUntil = validUntil;
       this.held.set(job.id, held);
@@ -228,11 +231,16 @@ export class WorkerPool {
    * An operator cancelled a job this process may hold (a cancel notice): it is CANCELLED in the database and its lease
    * token cleared, so nothing written for it here will be stored. A running attempt is aborted (its signal fires with
    * JobCancelledError), a buffered one dropped unrun; an outcome already queued finds the token gone. A notice for
-   * another token (the job was retried and claimed again since) changes nothing. Answers whether the job was held.
+   * another token (the job was retried and claimed again since) changes nothing; one for a job not held yet is kept, in
+   * case the claim that took it is still being answered. Answers whether the job was held.
    */
   cancelled(jobId: string, token: string): boolean {
     const held = this.held.get(jobId);
-    if (!held || held.token !== token) return false;
+    if (!held) {
+      this.earlyCancels.remember(jobId, token);
+      return false;
+    }
+    if (held.token !== token) return false;
     held.cancelled = true;
     if (held.state === 'finishing') return true;
     held.lost = true;
