@@ -1,3 +1,4 @@
+import { ConveyorClient } from '@conveyor/client';
 import { Job } from '@conveyor/core';
 import { expectErrorBody } from './support/error-body.assertions';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';
@@ -63,6 +64,16 @@ describe('GET /jobs search', () => {
     const res = await t.api().get('/jobs').query({ type: 'test_record', limit: 100 }).expect(200);
     expect(res.body.items).toHaveLength(6);
     expect(ids(await t.api().get('/jobs').query({ type: 'TEST_REC' }).expect(200))).toEqual([]);
+  });
+
+  it('the client sends the payload as JSON and dates as ISO', async () => {
+    const client = new ConveyorClient({ baseUrl: t.baseUrl });
+    const page = await client.list({
+      payload: { result: { customer: 'globex' } },
+      createdFrom: new Date(Date.UTC(2026, 0, 1, 2)),
+      type: 'Test_Record',
+    });
+    expect(page.items.map((j) => j.id)).toEqual([jobs[5].id, jobs[3].id]);
   });
 
   it('400 naming the field for bad input', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ConveyorClient } from '@conveyor/client';
 import { Job, JobStatus } from '@conveyor/core';
 import { MAX_BULK_IDS } from '@conveyor/core/http/dto/bulk-action.dto';
 import { waitFor } from '../support/wait-for';
@@ -106,6 +107,20 @@ describe('Operator actions', () => {
       expect(await t.row(done.id)).toBeUndefined();
       expect(await t.row(deadJob.id)).toBeUndefined();
       expect(await t.statusOf(waiting.id)).toBe('SCHEDULED');
+    });
+
+    it('the client: bulk and run-now', async () => {
+      const client = new ConveyorClient({ baseUrl: t.baseUrl });
+      const waiting = await submit({ type: 'TEST_RECORD', payload: {}, runAt: inAnHour() });
+      const missing = randomUUID();
+      const res = await client.bulk('cancel', [waiting.id, missing]);
+      expect(res.results.map((r) => [r.ok, r.status, r.statusCode])).toEqual([
+        [true, 'CANCELLED', undefined],
+        [false, null, 404],
+      ]);
+      const later = await submit({ type: 'TEST_RECORD', payload: {}, runAt: inAnHour() });
+      expect((await client.runNow(later.id)).id).toBe(later.id);
+      await reach(later.id, JobStatus.COMPLETED);
     });
 
     it('400 naming `ids` for a missing, empty, oversized or malformed list', async () => {
