@@ -4,7 +4,7 @@
 
 import { query } from './api.js';
 import { h } from './dom.js';
-import { fromInputValue, toInputValue, zoneLabel } from './time.js';
+import { fromInputValue, toInputValue, zoneName } from './time.js';
 
 const STATUSES = ['SCHEDULED', 'PENDING', 'RUNNING', 'RETRYING', 'COMPLETED', 'DEAD', 'CANCELLED'];
 
@@ -50,8 +50,8 @@ export function searchForm(params, ctx) {
     field('Status', status),
     field('Idempotency key contains', text('key', 'text in the key')),
     field('Payload contains (JSON)', [payload, problem], { class: 'field field-wide' }),
-    field(`Created from (${zoneLabel()})`, time('createdFrom')),
-    field('Created to', time('createdTo')),
+    field(`Created from (${zoneName()})`, time('createdFrom')),
+    field(`Created to (${zoneName()})`, time('createdTo')),
     h(
       'div',
       { class: 'filter-buttons' },

@@ -24,6 +24,11 @@ export function zoneLabel() {
   return `${LOCAL_ZONE} (UTC${offsetText(-new Date().getTimezoneOffset())})`;
 }
 
+/** The zone in use, short: "UTC" or "Europe/Paris". */
+export function zoneName() {
+  return timeZoneMode() === 'utc' ? 'UTC' : LOCAL_ZONE;
+}
+
 function offsetText(minutes) {
   const sign = minutes < 0 ? '-' : '+';
   const abs = Math.abs(minutes);
