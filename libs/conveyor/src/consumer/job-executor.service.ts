@@ -39,8 +39,9 @@ class AttemptContext implements JobContext {
 /**
  * Runs one attempt: calls the handler with an AbortSignal, enforces the timeout, and turns what
  * happened into the row to write back. The attempt ends at whichever comes first of the handler
- * settling, the timeout, or an abort (lost claim, shutdown, cancelled by an operator) — so a slot is freed even when a handler
- * ignores its signal. `done` hears null when nothing may be written (the claim was lost, or the job cancelled).
+ * settling, the timeout, or an abort (lost claim, shutdown, cancelled by an operator) — so a slot is freed even
+ * when a handler ignores its signal. `done` hears null when nothing may be written (the claim was lost, or the job
+ * was cancelled).
  *
  * Written with plain callbacks rather than `async`/`Promise.race` with a timer per attempt, and without a
  * promise of its own: for a short handler those allocations would be most of the attempt's own cost (and of

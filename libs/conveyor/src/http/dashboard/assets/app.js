@@ -22,7 +22,7 @@ function showNotice(text, tone = 'good') {
   notice.className = `notice notice-${tone}`;
   notice.textContent = text;
   notice.hidden = false;
-  noticeTimer = setTimeout(() => (notice.hidden = true), tone === 'bad' ? 12000 : 5000);
+  noticeTimer = setTimeout(() => (notice.hidden = true), tone === 'good' ? 5000 : 12000);
 }
 
 /**
