@@ -67,17 +67,17 @@ describe.each(['express', 'fastify'] as const)('Dashboard job ids on %s (headles
     expect(new Set(jobs.map((j) => j.id.slice(0, 8))).size).toBe(1);
 
     await page.goto('/dashboard#/jobs?queue=ids-same-ms');
-    const idCells = page.locator('#jobs-table td:first-child a');
+    const idCells = page.locator('#jobs-table td[data-cell="id"] a');
     await waitFor(async () => (await idCells.count()) === jobs.length, { message: 'every job in the list' });
     const shown = await idCells.allTextContents();
     expect(new Set(shown).size).toBe(jobs.length);
     // Each row's id names its own job: the full id is its title (what a hover shows).
     for (const job of jobs)
-      expect(await page.locator(`tr[data-job="${job.id}"] td:first-child [title]`).first().getAttribute('title')).toBe(job.id);
+      expect(await page.locator(`tr[data-job="${job.id}"] td[data-cell="id"] [title]`).first().getAttribute('title')).toBe(job.id);
 
     const target = jobs[5];
     const row = page.locator(`tr[data-job="${target.id}"]`);
-    const rowId = await row.locator('td:first-child a').textContent();
+    const rowId = await row.locator('td[data-cell="id"] a').textContent();
     await row.locator('button[data-action="cancel"]').click();
     await waitFor(async () => (await t.statusOf(target.id)) === JobStatus.CANCELLED, { message: 'the job to be cancelled' });
     const notice = page.locator('#notice');

@@ -102,6 +102,10 @@ describe('REST API access control', () => {
     const adminRoutes = (id: string): Array<['get' | 'post', string, object?]> => [
       ['post', `/jobs/${id}/cancel`],
       ['post', `/jobs/${id}/retry`],
+      ['post', `/jobs/${id}/run-now`],
+      ['post', '/jobs/bulk/cancel', { ids: [id] }],
+      ['post', '/jobs/bulk/retry', { ids: [id] }],
+      ['post', '/jobs/bulk/delete', { ids: [id] }],
       ['post', '/queues/default/pause'],
       ['post', '/queues/default/resume'],
     ];
@@ -164,8 +168,8 @@ describe('REST API access control', () => {
 
     it('answers 403 to producer keys on admin routes, and changes nothing', async () => {
       const id = await newJob();
-      for (const [method, path] of adminRoutes(id)) {
-        const res = await call(method, path, PRODUCER);
+      for (const [method, path, body] of adminRoutes(id)) {
+        const res = await call(method, path, PRODUCER, body);
         expect({ path, status: res.status }).toEqual({ path, status: 403 });
         expect(res.body).toEqual(errorShape(403, 'Forbidden'));
         expect(res.body.message).toContain('admin');

@@ -8,6 +8,8 @@ import type { JobErrorEntry, JobErrorKind, JobRequest, JobStatus } from '@convey
 import type { ExternalLease, ExternalOutcome } from '@conveyor/core/consumer/external-workers/external-outcome.interface';
 import type { ClaimedJobDto } from '@conveyor/core/http/dto';
 import type { JobView } from '@conveyor/core/http/controllers/job-view';
+import type { BulkActionResult } from '@conveyor/core/submission/bulk-actions.service';
+import type { ListJobsQueryDto } from '@conveyor/core/http/dto/list-jobs-query.dto';
 import type { Equal, Expect, Wire } from './type-equality';
 
 // `import type` of the const objects: only their types are compared, nothing is loaded.
@@ -28,4 +30,7 @@ export type ClientShapeChecks = [
   Expect<Equal<Client.LeaseReport, Wire<ExternalLease>>>,
   // The payload is typed by the caller on the client; every other field is the server's.
   Expect<Equal<Omit<Client.JobRequest, 'payload'>, Omit<JobRequest, 'payload'>>>,
+  Expect<Equal<Client.BulkActionResult, Wire<BulkActionResult>>>,
+  // The list's filters are the query's; the client takes the payload as an object and times as dates too.
+  Expect<Equal<keyof Client.ListJobsFilter, keyof ListJobsQueryDto>>,
 ];

@@ -1,6 +1,6 @@
 import { ConveyorClientOptions } from './conveyor-client-options.interface';
 import { HttpTransport } from './http-transport';
-import { Job, JobPage, JobRequest, ListJobsFilter, TERMINAL_STATUSES } from './job.types';
+import { BulkAction, BulkActionResult, Job, JobPage, JobRequest, ListJobsFilter, TERMINAL_STATUSES } from './job.types';
 import { sleep } from './sleep';
 import { WaitForJobTimeoutError } from './wait-for-job-timeout.error';
 import { ClaimedJob, ClaimRequest, FailureReport, LeaseReport, OutcomeReport } from './worker-protocol.types';
@@ -52,7 +52,10 @@ export class ConveyorClient {
 
   /** One page, newest first; pass the answer's `nextCursor` as `cursor` for the next one. */
   list(filter: ListJobsFilter = {}, options: { signal?: AbortSignal } = {}): Promise<JobPage> {
-    return this.http.request('GET', '/jobs', { query: { ...filter }, signal: options.signal });
+    const { payload, createdFrom, createdTo, ...rest } = filter;
+    const time = (t: Date | string | undefined) => (t instanceof Date ? t.toISOString() : t);
+    const query = { ...rest, payload: payload && JSON.stringify(payload), createdFrom: time(createdFrom), createdTo: time(createdTo) };
+    return this.http.request('GET', '/jobs', { query, signal: options.signal });
   }
 
   /** Every matching job, page by page. */
@@ -65,9 +68,22 @@ export class ConveyorClient {
     } while (cursor);
   }
 
-  /** SCHEDULED, PENDING or RETRYING → CANCELLED (a 409 in any other state). Needs an admin key. */
+  /**
+   * SCHEDULED, PENDING, RETRYING or RUNNING → CANCELLED (a 409 once finished); a running job's handler is told to
+   * stop and its outcome is not stored. Needs an admin key.
+   */
   cancel(id: string): Promise<Job> {
     return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/cancel`);
+  }
+
+  /** Makes a SCHEDULED, RETRYING or PENDING job due now (a 409 while running or finished). Needs an admin key. */
+  runNow(id: string): Promise<Job> {
+    return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/run-now`);
+  }
+
+  /** Cancels, retries or deletes up to 500 jobs, each on its own: refusals are reported per job. Needs an admin key. */
+  bulk(action: BulkAction, ids: string[]): Promise<BulkActionResult> {
+    return this.http.request('POST', `/jobs/bulk/${action}`, { body: { ids } });
   }
 
   /** DEAD or CANCELLED → PENDING with a fresh attempt budget (a 409 otherwise). Needs an admin key. */

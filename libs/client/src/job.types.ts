@@ -105,13 +105,43 @@ export interface JobRequest<P = unknown> {
 /** Filters of `list`; `cursor` is the `nextCursor` of the previous page. */
 export interface ListJobsFilter {
   status?: JobStatus;
+  /** The job type, whatever the case. */
   type?: string;
   queue?: string;
   /** Text within the idempotency key. */
   key?: string;
+  /** An object the payload contains (JSON containment): `{ customerId: 42 }`. */
+  payload?: Record<string, unknown>;
+  /** Created at or after (a Date, or ISO 8601 with a zone). */
+  createdFrom?: Date | string;
+  /** Created at or before. */
+  createdTo?: Date | string;
   /** Page size, 1-500 (the server's default is 50). */
   limit?: number;
   cursor?: string;
+}
+
+/** What `bulk` can do to chosen jobs. */
+export type BulkAction = 'cancel' | 'retry' | 'delete';
+
+/** What `bulk` did to one job. */
+export interface BulkItemResult {
+  id: string;
+  /** Whether the action was applied to this job. */
+  ok: boolean;
+  /** The job's status now; null once deleted, or when there is no such job. */
+  status: JobStatus | null;
+  /** When refused: 404 (no such job) or 409 (its state, or a unique key, does not allow it). */
+  statusCode?: number;
+  message?: string;
+}
+
+/** The answer of `bulk`: one result per distinct id, in request order. */
+export interface BulkActionResult {
+  action: BulkAction;
+  succeeded: number;
+  failed: number;
+  results: BulkItemResult[];
 }
 
 /** One page of `list`, newest first. */
@@ -132,4 +162,6 @@ export interface ErrorBody {
   error: string;
   message: string;
   details?: FieldProblem[];
+  /** On a 409 about a job's state: the state the job is in (`CANCELLED`: an operator cancelled it). */
+  jobStatus?: JobStatus;
 }

@@ -2,14 +2,20 @@ import { STATUS_CODES } from 'node:http';
 import type { Response } from 'supertest';
 
 /**
- * Asserts the API's error shape `{ statusCode, error, message, details? }` with the given status, and
+ * Asserts the API's error shape `{ statusCode, error, message, details?, jobStatus? }` with the given status, and
  * that `details` names every field in `fields` (each with at least one problem). Returns the named fields.
  */
 export function expectErrorBody(res: Response, status: number, fields: string[] = []): string[] {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = res.body as { statusCode: unknown; error: unknown; message: unknown; details?: unknown };
-  const keys = ['error', 'message', 'statusCode', ...(body.details === undefined ? [] : ['details'])];
+  const keys = [
+    'error',
+    'message',
+    'statusCode',
+    ...(body.details === undefined ? [] : ['details']),
+    ...((body as { jobStatus?: unknown }).jobStatus === undefined ? [] : ['jobStatus']),
+  ];
   expect(Object.keys(body).sort()).toEqual(keys.sort());
   expect(body.statusCode).toBe(status);
   expect(body.error).toBe(STATUS_CODES[status]);

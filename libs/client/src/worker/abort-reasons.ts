@@ -13,3 +13,14 @@ export class WorkerStoppedError extends Error {
     this.name = 'WorkerStoppedError';
   }
 }
+
+/**
+ * Abort reason (and `ctx.heartbeat()` error) when an operator cancelled the job while this worker ran it: the server
+ * answered a heartbeat or report with 409 and `jobStatus: 'CANCELLED'`. The job is CANCELLED; nothing is reported.
+ */
+export class JobCancelledError extends Error {
+  constructor(readonly jobId: string) {
+    super(`Job ${jobId} was cancelled while this worker ran it; its outcome will not be reported.`);
+    this.name = 'JobCancelledError';
+  }
+}

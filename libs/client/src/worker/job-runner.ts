@@ -2,7 +2,7 @@ import { ConveyorClient } from '../conveyor-client';
 import { ConveyorHttpError } from '../conveyor-http.error';
 import { sleep } from '../sleep';
 import { ClaimedJob } from '../worker-protocol.types';
-import { LeaseLostError, WorkerStoppedError } from './abort-reasons';
+import { JobCancelledError, LeaseLostError, WorkerStoppedError } from './abort-reasons';
 import { failureReport } from './failure-report';
 import { WorkerContext, WorkerHandler } from './worker-handler.types';
 
@@ -22,7 +22,8 @@ export interface JobRunSettings {
 /**
  * Runs one claimed job: heartbeats on a timer while the handler runs, then reports the outcome under the
  * claim's lease token. A 409 or 404 on a heartbeat means the claim is gone (the lease expired and the job
- * was rescued): the handler's signal fires and nothing is reported. `handBack()` (the worker stopping past
+ * was rescued, or an operator cancelled it: `jobStatus: 'CANCELLED'`, the signal's reason is then JobCancelledError):
+ * the handler's signal fires and nothing is reported. `handBack()` (the worker stopping past
  * its grace period) fires the signal too, and the job is reported as "retry now", which does not use up
  * an attempt. The attempt ends at whichever comes first of the handler settling and its signal firing.
  *
@@ -95,8 +96,9 @@ export class JobRun {
       this.leaseValidUntil = Math.max(this.leaseValidUntil, this.validUntil(sentAt));
     } catch (err) {
       if (isClaimGone(err) || performance.now() >= this.leaseValidUntil) {
-        this.loseClaim();
-        throw new LeaseLostError(this.job.id);
+        const reason = isCancelled(err) ? new JobCancelledError(this.job.id) : new LeaseLostError(this.job.id);
+        this.loseClaim(reason);
+        throw reason;
       }
       this.settings.onError(err, this.job);
       throw err;
@@ -104,9 +106,9 @@ export class JobRun {
   }
 
   /** The claim is gone, or may be: the handler's signal fires and nothing will be reported. */
-  private loseClaim(): void {
+  private loseClaim(reason: Error = new LeaseLostError(this.job.id)): void {
     this.lost = true;
-    this.abort.abort(new LeaseLostError(this.job.id));
+    this.abort.abort(reason);
   }
 
   private validUntil(sentAt: number): number {
@@ -145,6 +147,11 @@ export class JobRun {
 /** 409: the token no longer holds the job; 404: the job is gone altogether. */
 function isClaimGone(err: unknown): boolean {
   return err instanceof ConveyorHttpError && (err.status === 409 || err.status === 404);
+}
+
+/** The server refused because an operator cancelled the job. */
+function isCancelled(err: unknown): boolean {
+  return err instanceof ConveyorHttpError && err.status === 409 && err.body?.jobStatus === 'CANCELLED';
 }
 
 function jsonSafe(value: unknown): boolean {

@@ -1,6 +1,6 @@
 import { ConveyorClient } from '../conveyor-client';
 import { ConveyorHttpError } from '../conveyor-http.error';
-import { LeaseLostError } from './abort-reasons';
+import { JobCancelledError, LeaseLostError } from './abort-reasons';
 import { failureReport } from './failure-report';
 import { PermanentJobError } from './permanent-job.error';
 import { RetryLaterError } from './retry-later.error';
@@ -74,6 +74,46 @@ describe('runWorker without a server', () => {
     const reason = await aborted;
     await worker.stop();
     expect(reason).toBeInstanceOf(LeaseLostError);
+    expect(requests.filter((p) => p.endsWith('/complete') || p.endsWith('/fail'))).toEqual([]);
+  });
+
+  it('aborts a running job with JobCancelledError when a heartbeat answers 409 CANCELLED, and reports nothing', async () => {
+    const job = {
+      id: 'j2',
+      queue: 'q',
+      type: 'T',
+      payload: {},
+      priority: 0,
+      attempts: 1,
+      maxAttempts: 5,
+      runAt: '',
+      createdAt: '',
+      leaseToken: 't',
+      lockedUntil: '',
+    };
+    let claims = 0;
+    const requests: string[] = [];
+    const fetchImpl = (async (url: string | URL) => {
+      const path = new URL(String(url)).pathname;
+      requests.push(path);
+      if (path.endsWith('/claim')) return json(200, { jobs: claims++ === 0 ? [job] : [] });
+      return json(409, { statusCode: 409, error: 'Conflict', message: 'Job j2 was cancelled', jobStatus: 'CANCELLED' });
+    }) as typeof fetch;
+    let abortedWith: (reason: unknown) => void;
+    const aborted = new Promise<unknown>((resolve) => (abortedWith = resolve));
+    const handler = (_job: unknown, context: { signal: AbortSignal }) =>
+      new Promise<never>(() => context.signal.addEventListener('abort', () => abortedWith(context.signal.reason), { once: true }));
+    const worker = runWorker('q', handler, {
+      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+      leaseMs: 30_000,
+      heartbeatIntervalMs: 20,
+      idleBackoff: { minMs: 1000, maxMs: 1000 },
+      onError: () => undefined,
+    });
+    const reason = await aborted;
+    await worker.stop();
+    expect(reason).toBeInstanceOf(JobCancelledError);
+    expect((reason as JobCancelledError).jobId).toBe('j2');
     expect(requests.filter((p) => p.endsWith('/complete') || p.endsWith('/fail'))).toEqual([]);
   });
 

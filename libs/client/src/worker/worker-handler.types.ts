@@ -2,7 +2,10 @@ import { ClaimedJob } from '../worker-protocol.types';
 
 /** What a `runWorker` handler gets besides its job. */
 export interface WorkerContext {
-  /** Fires when the claim is lost (LeaseLostError) or the worker stops past its grace period (WorkerStoppedError). */
+  /**
+   * Fires when the claim is lost (LeaseLostError), an operator cancels the job (JobCancelledError: the next heartbeat
+   * learns it) or the worker stops past its grace period (WorkerStoppedError).
+   */
   signal: AbortSignal;
   /** This attempt (1 for the first run). */
   attempt: number;

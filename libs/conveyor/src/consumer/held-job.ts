@@ -16,8 +16,10 @@ export type HeldState = 'buffered' | 'running' | 'finishing';
  */
 export class HeldJob implements Expiring {
   state: HeldState = 'buffered';
-  /** The claim was lost; whatever this attempt produces must not be written. */
+  /** The claim was lost (or the job cancelled); whatever this attempt produces must not be written. */
   lost = false;
+  /** An operator cancelled the job while this process held it. */
+  cancelled = false;
   startedAt = 0;
   /** performance.now() at which the running attempt times out. */
   deadline = Infinity;

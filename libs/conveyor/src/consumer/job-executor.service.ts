@@ -3,6 +3,7 @@ import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { JobContext } from '../handlers/job-context.interface';
 import { FinishRow } from '../storage/statements/finish-row';
+import { JobCancelledError } from '../errors/job-cancelled.error';
 import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { AttemptDeadlines } from './attempt-deadlines';
 import { HeldJob } from './held-job';
@@ -38,8 +39,9 @@ class AttemptContext implements JobContext {
 /**
  * Runs one attempt: calls the handler with an AbortSignal, enforces the timeout, and turns what
  * happened into the row to write back. The attempt ends at whichever comes first of the handler
- * settling, the timeout, or an abort (lost claim, shutdown) — so a slot is freed even when a handler
- * ignores its signal. `done` hears null when nothing may be written (the claim was lost).
+ * settling, the timeout, or an abort (lost claim, shutdown, cancelled by an operator) — so a slot is freed even
+ * when a handler ignores its signal. `done` hears null when nothing may be written (the claim was lost, or the job
+ * was cancelled).
  *
  * Written with plain callbacks rather than `async`/`Promise.race` with a timer per attempt, and without a
  * promise of its own: for a short handler those allocations would be most of the attempt's own cost (and of
@@ -91,7 +93,7 @@ export class JobExecutor {
 
   private failed(held: HeldJob, err: unknown): FinishRow | null {
     const reason = held.abortReason ? held.abortReason.reason : err;
-    if (reason instanceof LeaseLostError || held.lost) return null;
+    if (reason instanceof LeaseLostError || reason instanceof JobCancelledError || held.lost) return null;
     if (reason instanceof WorkerShutdownError) return handBackRow(held.job, this.options.workerId);
     return failureRow(held.job, held.handler, reason, this.options.workerId, this.options.maxSnoozes);
   }

@@ -3,7 +3,11 @@ import { Client } from 'pg';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { quoteIdent } from '../storage/connections/quote';
 import { abandonConnection } from '../storage/connections/statement-deadline';
+import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
+import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { parseCancelNotice } from '../storage/statements/cancel-notice.codec';
 import { ClaimTrigger } from './claim-trigger';
+import { WorkerPool } from './worker-pool.service';
 import { PICKUP_HOOKS, PickupHooks } from './pickup-hooks';
 
 /** How often the idle LISTEN connection is asked for a round trip, to find out that it died silently. */
@@ -15,7 +19,8 @@ const MAX_RETRY_MS = 2000;
 
 /**
  * Holds one dedicated connection that LISTENs on the jobs channel and wakes the poller (ClaimTrigger), except for
- * the echo of an insert of this instance's, which woke it already (the local pickup pairs the two). It is a session
+ * the echo of an insert of this instance's, which woke it already (the local pickup pairs the two), and hands the
+ * worker pool the cancel notices addressed to this instance (a running job an operator cancelled). It is a session
  * of its own: `listenUrl` when set (past a pooler), and none behind a pooler in transaction mode without it
  * (ConveyorDatabase's `listenerConfig`), where workers find new jobs at their poll.
  * When the connection drops (restart, pg_terminate_backend) it reconnects with backoff and then
@@ -37,6 +42,8 @@ export class NotificationListener {
     private readonly db: ConveyorDatabase,
     private readonly trigger: ClaimTrigger,
     @Inject(PICKUP_HOOKS) private readonly pickup: PickupHooks,
+    @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+    private readonly pool: WorkerPool,
   ) {}
 
   get isListening(): boolean {
@@ -89,9 +96,15 @@ export class NotificationListener {
 
   /**
    * A NOTIFY from backend `pid`: its payload is the earliest run_at (epoch ms) among the rows it announces. One that
-   * echoes an insert of this instance's, which woke the poller already, wakes nothing.
+   * echoes an insert of this instance's, which woke the poller already, wakes nothing. A cancel notice addressed to
+   * this instance's worker id goes to the pool; one addressed to another instance is ignored.
    */
   private notified(payload: string | undefined, pid: number): void {
+    const cancel = parseCancelNotice(payload);
+    if (cancel) {
+      if (cancel.owner === this.options.workerId) this.pool.cancelled(cancel.jobId, cancel.token);
+      return;
+    }
     const at = Number(payload);
     if (!Number.isFinite(at)) this.trigger.jobsDueNow();
     else if (!this.pickup.isEcho(pid, at)) this.trigger.jobsDueAt(at);

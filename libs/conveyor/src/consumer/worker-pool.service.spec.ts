@@ -13,12 +13,15 @@ import { Completer } from './completer.service';
 import { HeldJob } from './held-job';
 import { JobExecutor } from './job-executor.service';
 import { WorkerPool } from './worker-pool.service';
+import { JobCancelledError } from '../errors/job-cancelled.error';
 
 /** An executor that runs nothing until the test ends an attempt. */
 class HeldExecutor {
   readonly running = new Map<string, (row: FinishRow | null) => void>();
+  readonly held = new Map<string, HeldJob>();
   execute(held: HeldJob, _heartbeat: unknown, done: (row: FinishRow | null) => void): void {
     this.running.set(held.job.id, done);
+    this.held.set(held.job.id, held);
   }
 }
 
@@ -164,5 +167,53 @@ describe('WorkerPool: a claim’s room', () => {
       expect(at).toBeGreaterThanOrEqual(before + 5_000);
       expect(at).toBeLessThanOrEqual(Date.now() + 5_000);
     });
+  });
+});
+
+describe('WorkerPool: a cancel notice', () => {
+  it('aborts a running attempt with JobCancelledError, and marks it so nothing is written', () => {
+    const { pool, executor } = poolWith({ concurrency: 1, prefetch: 1 }, [handler('A')]);
+    pool.start();
+    const running = job('A');
+    const buffered = job('A');
+    pool.accept([running, buffered], performance.now());
+    expect(pool.cancelled(running.id, 'tok')).toBe(true);
+    const held = executor.held.get(running.id)!;
+    expect(held.abortReason?.reason).toBeInstanceOf(JobCancelledError);
+    expect(held.signal.aborted).toBe(true);
+    expect([held.lost, held.cancelled]).toEqual([true, true]);
+  });
+
+  it('drops a buffered job unrun', () => {
+    const { pool, executor } = poolWith({ concurrency: 1, prefetch: 1 }, [handler('A')]);
+    pool.start();
+    const running = job('A');
+    const buffered = job('A');
+    pool.accept([running, buffered], performance.now());
+    expect(pool.cancelled(buffered.id, 'tok')).toBe(true);
+    expect(pool.stats()).toMatchObject({ running: 1, buffered: 0 });
+    executor.running.get(running.id)!(null);
+    expect(executor.held.has(buffered.id)).toBe(false);
+    expect(pool.heldLeases()).toEqual([]);
+  });
+
+  it('ignores a notice for another lease token (the job was claimed again since) or a job it does not hold', () => {
+    const { pool, executor } = poolWith({}, [handler('A')]);
+    pool.start();
+    const j = job('A');
+    pool.accept([j], performance.now());
+    expect(pool.cancelled(j.id, 'another-token')).toBe(false);
+    expect(pool.cancelled('unknown', 'tok')).toBe(false);
+    expect(executor.held.get(j.id)!.abortReason).toBeNull();
+  });
+
+  it('remembers a notice that overtook its claim, and never starts that job', () => {
+    const { pool, executor } = poolWith({}, [handler('A')]);
+    pool.start();
+    const j = job('A');
+    expect(pool.cancelled(j.id, 'tok')).toBe(false);
+    pool.accept([j], performance.now());
+    expect(executor.held.has(j.id)).toBe(false);
+    expect(pool.heldLeases()).toEqual([]);
   });
 });

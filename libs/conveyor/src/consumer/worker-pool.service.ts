@@ -10,9 +10,11 @@ import { ClaimFilter } from '../storage/statements/claim-filter.interface';
 import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
 import { FinishRow } from '../storage/statements/finish-row';
 import { run } from '../storage/statements/statement';
+import { JobCancelledError } from '../errors/job-cancelled.error';
 import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
+import { EarlyCancels } from './early-cancels';
 import { HeldJob } from './held-job';
 import { PrefetchSizer } from './prefetch-sizer';
 import { JobExecutor } from './job-executor.service';
@@ -60,6 +62,7 @@ export class WorkerPool {
   private lastClaimCapped = false;
   private readonly changeListeners = new Set<() => void>();
   private readonly prefetch: PrefetchSizer;
+  private readonly earlyCancels = new EarlyCancels();
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -164,6 +167,7 @@ export class WorkerPool {
     for (const job of jobs) {
       const handler = this.registry.get(job.type);
       if (!handler) continue; // cannot happen: claims filter on registered types
+      if (this.earlyCancels.take(job.id, job.leaseToken)) continue; // CANCELLED already: nothing to run or write
       const held = new HeldJob(job, handler);
       held.leaseValidUntil = validUntil;
       this.held.set(job.id, held);
@@ -227,6 +231,36 @@ export class WorkerPool {
       }
     }
     this.roomFreed();
+  }
+
+  /**
+   * An operator cancelled a job this process may hold (a cancel notice): it is CANCELLED in the database and its lease
+   * token cleared, so nothing written for it here will be stored. A running attempt is aborted (its signal fires with
+   * JobCancelledError), a buffered one dropped unrun; an outcome already queued finds the token gone. A notice for
+   * another token (the job was retried and claimed again since) changes nothing; one for a job not held yet is kept, in
+   * case the claim that took it is still being answered. Answers whether the job was held.
+   */
+  cancelled(jobId: string, token: string): boolean {
+    const held = this.held.get(jobId);
+    if (!held) {
+      this.earlyCancels.remember(jobId, token);
+      return false;
+    }
+    if (held.token !== token) return false;
+    held.cancelled = true;
+    if (held.state === 'finishing') return true;
+    held.lost = true;
+    this.logger.log(
+      jobLog('Job cancelled by an operator while held here; its outcome will not be written', held.job, this.options.workerId),
+    );
+    if (held.state === 'buffered') {
+      this.buffer = this.buffer.filter((b) => b !== held);
+      this.held.delete(jobId);
+      this.roomFreed();
+    } else {
+      held.abort(new JobCancelledError(jobId));
+    }
+    return true;
   }
 
   /**
@@ -349,7 +383,8 @@ export class WorkerPool {
           if (row.delay_ms !== undefined && row.delay_ms !== null) this.trigger.jobsDueAt(Date.now() + row.delay_ms);
         } else {
           this.events.emit('stale', held.job.id, this.options.workerId);
-          this.logger.warn(jobLog('Stale outcome ignored: the claim was no longer ours', held.job, this.options.workerId));
+          const why = held.cancelled ? 'the job was cancelled meanwhile' : 'the claim was no longer ours';
+          this.logger.warn(jobLog(`Stale outcome ignored: ${why}`, held.job, this.options.workerId));
         }
       },
       held.job,

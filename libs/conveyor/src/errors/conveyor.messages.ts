@@ -6,7 +6,9 @@ export const MESSAGES = {
     `${cls} is decorated with @JobHandler('${type}') but has no handle(job, context) method. Extend JobHandlerHost.`,
   unknownType: (type: string) => `Unknown job type "${type}": no handler is registered for it.`,
   jobNotFound: (id: string) => `Job ${id} does not exist.`,
-  cannotCancel: (status: string) => `Only SCHEDULED, PENDING or RETRYING jobs can be cancelled; this job is ${status}.`,
+  cannotCancel: (status: string) => `Only SCHEDULED, PENDING, RETRYING or RUNNING jobs can be cancelled; this job is ${status}.`,
+  cannotRunNow: (status: string) => `Only SCHEDULED, PENDING or RETRYING jobs can be run now; this job is ${status}.`,
+  cancelledWhileRunning: (id: string) => `Job ${id} was cancelled while it ran; its outcome will not be stored.`,
   cannotRetry: (status: string) => `Only DEAD or CANCELLED jobs can be retried; this job is ${status}.`,
   cannotPurge: (status: string) => `Only COMPLETED, DEAD or CANCELLED jobs can be deleted; this job is ${status}.`,
   idempotencyMismatch: (key: string) => `Idempotency key "${key}" was already used for a different request.`,
@@ -28,4 +30,6 @@ export const MESSAGES = {
   leaseNotHeld: (id: string, status: string) =>
     `Job ${id} is not RUNNING under this lease token (it is ${status}): the lease expired and the job was rescued, ` +
     'or its outcome was already reported. Nothing was changed.',
+  cancelledWhileHeld: (id: string) =>
+    `Job ${id} was cancelled while this worker held it: stop working on it. Its outcome will not be stored; nothing was changed.`,
 } as const;

@@ -30,9 +30,13 @@ export class JobNotFoundError extends JobRequestError {
   }
 }
 
+/** The job is in a state the request does not fit; `jobStatus`, when set, is that state (sent as `jobStatus`). */
 export class JobStateConflictError extends JobRequestError {
   readonly status = 409;
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly jobStatus?: string,
+  ) {
     super(message);
     this.name = 'JobStateConflictError';
   }

@@ -1,6 +1,10 @@
 /** What a handler gets besides the job. */
 export interface JobContext {
-  /** Fires when the attempt times out, the claim is lost, or the worker shuts down past its grace period. */
+  /**
+   * Fires when the attempt times out, the claim is lost, the worker shuts down past its grace period, or an operator
+   * cancels the running job (reason: JobCancelledError; the job is CANCELLED and nothing the handler does after is
+   * stored).
+   */
   signal: AbortSignal;
   /** 1 on the first attempt. */
   attempt: number;

@@ -11,6 +11,7 @@ import { ExternalWorkersController } from './controllers/external-workers.contro
 import { HealthController } from './controllers/health.controller';
 import { InstancesController } from './controllers/instances.controller';
 import { JobsController } from './controllers/jobs.controller';
+import { JobsBulkController } from './controllers/jobs-bulk.controller';
 import { MetricsController } from './controllers/metrics.controller';
 import { ApiDocsController } from './controllers/api-docs.controller';
 import { ApiDocsService } from './openapi/api-docs.service';
@@ -31,6 +32,7 @@ import { validateConveyorHttpOptions } from './options/validate-conveyor-http-op
   imports: [TerminusModule],
   controllers: [
     AccessController,
+    JobsBulkController,
     JobsController,
     QueuesController,
     SchedulesController,

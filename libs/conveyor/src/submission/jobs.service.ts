@@ -15,6 +15,7 @@ import {
   jobList,
   JobListFilter,
   jobRetry,
+  jobRunNow,
   hasKeys,
   jobsNotifyReady,
   NewJobRow,
@@ -164,16 +165,33 @@ export class JobsService {
     return { items, nextCursor: more ? encodeCursor(items[items.length - 1].id) : null };
   }
 
-  /** SCHEDULED/PENDING/RETRYING → CANCELLED; JobStateConflictError otherwise. */
+  /**
+   * SCHEDULED/PENDING/RETRYING/RUNNING → CANCELLED; JobStateConflictError otherwise. A RUNNING job's handler is
+   * told through its AbortSignal, on whichever instance runs it (see jobCancel), and its outcome is not stored.
+   */
   async cancel(id: string): Promise<Job> {
-    const { rows } = await run<JobRow>(this.db.pool, jobCancel(this.db.tables, id));
+    const { rows } = await run<JobRow>(this.db.pool, jobCancel(this.db.tables, id, this.db.channel));
     if (rows.length === 1) {
       const job = mapJobRow(rows[0]);
       this.events.emit('cancelled', job);
       return job;
     }
     const job = await this.get(id);
-    throw new JobStateConflictError(MESSAGES.cannotCancel(job.status));
+    throw new JobStateConflictError(MESSAGES.cannotCancel(job.status), job.status);
+  }
+
+  /**
+   * Makes a SCHEDULED, PENDING or RETRYING job due now and wakes the claimers of every instance;
+   * JobStateConflictError in other states.
+   */
+  async runNow(id: string): Promise<Job> {
+    const { rows } = await run<JobRow>(this.db.pool, jobRunNow(this.db.tables, id));
+    if (rows.length === 1) {
+      await run(this.db.pool, jobsNotifyReady(this.db.channel));
+      return mapJobRow(rows[0]);
+    }
+    const job = await this.get(id);
+    throw new JobStateConflictError(MESSAGES.cannotRunNow(job.status), job.status);
   }
 
   /**
@@ -192,7 +210,7 @@ export class JobsService {
       return mapJobRow(rows[0]);
     }
     const job = await this.get(id);
-    throw new JobStateConflictError(MESSAGES.cannotRetry(job.status));
+    throw new JobStateConflictError(MESSAGES.cannotRetry(job.status), job.status);
   }
 
   private async uniqueKeyConflict(id: string): Promise<UniqueKeyConflictError> {
@@ -208,7 +226,7 @@ export class JobsService {
     const { rows } = await run(this.db.pool, jobDeleteFinished(this.db.tables, id));
     if (rows.length === 1) return;
     const job = await this.get(id);
-    throw new JobStateConflictError(MESSAGES.cannotPurge(job.status));
+    throw new JobStateConflictError(MESSAGES.cannotPurge(job.status), job.status);
   }
 
   /** Statuses as stored; exported for callers that want to check a filter value. */

@@ -35,7 +35,8 @@ const UNKNOWN_HOLDER = 'an external worker';
  * - **claim**: the configured ClaimStrategy takes due jobs of one queue — paused queues skipped, priority
  *   then run_at — restricted to the declared external types. Each claimed job gets a fresh lease token and
  *   a lease, exactly as for in-process workers (which never claim external types).
- * - **heartbeat**: extends the lease, only while the job is still RUNNING under that token.
+ * - **heartbeat**: extends the lease, only while the job is still RUNNING under that token. A job an operator
+ *   cancelled is answered with a 409 whose `jobStatus` is CANCELLED: the worker stops it and reports nothing.
  * - **complete / fail**: the outcome row is built by the functions in-process outcomes use (`completedRow`,
  *   `failureRow`: backoff, attempts, snoozes, DEAD) and written by the same guarded statement, which changes
  *   the row only while it is RUNNING under that token. A worker whose lease expired — the sweeper rescued
@@ -129,11 +130,19 @@ export class ExternalWorkers {
     return { id: job.id, status: row.status, retryInMs };
   }
 
-  /** A late or wrong report: counted and logged like a stale in-process write, answered with a conflict. */
+  /**
+   * A late or wrong report: counted and logged like a stale in-process write, answered with a conflict that names the
+   * job's status (`jobStatus`). A CANCELLED job was cancelled by an operator while the worker held it: the answer says
+   * so, and the worker stops.
+   */
   private refuse(job: Job): JobStateConflictError {
     this.events.emit('stale', job.id, UNKNOWN_HOLDER);
+    if (job.status === JobStatus.CANCELLED) {
+      this.logger.log(jobLog('Report from an external worker refused: the job was cancelled', job, UNKNOWN_HOLDER));
+      return new JobStateConflictError(MESSAGES.cancelledWhileHeld(job.id), job.status);
+    }
     this.logger.warn(jobLog('Stale report from an external worker ignored: its lease token does not hold the job', job, UNKNOWN_HOLDER));
-    return new JobStateConflictError(MESSAGES.leaseNotHeld(job.id, job.status));
+    return new JobStateConflictError(MESSAGES.leaseNotHeld(job.id, job.status), job.status);
   }
 }
 

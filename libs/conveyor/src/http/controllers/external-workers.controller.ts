@@ -22,7 +22,8 @@ import { conveyorValidationPipe } from '../pipes/validation.pipe';
 import { ConveyorRoutes } from '../access/conveyor-routes.decorator';
 
 const CONFLICT =
-  'The job is not RUNNING under this lease token (the lease expired and the job was rescued, or its outcome was already reported); nothing changed.';
+  'The job is not RUNNING under this lease token (the lease expired and the job was rescued, or its outcome was already reported); nothing changed. ' +
+  "`jobStatus` is the job's status: `CANCELLED` means an operator cancelled it, so stop working on it.";
 const JOB_ID = ApiParam({ name: 'id', format: 'uuid', description: 'The claimed job.' });
 
 /**

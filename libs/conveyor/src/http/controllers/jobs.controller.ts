@@ -18,12 +18,11 @@ import { JobStatus } from '../../job/job-status';
 import { JobsService } from '../../submission/jobs.service';
 import { JobIdPipe } from '../pipes/job-id.pipe';
 import { JobView, toJobView } from './job-view';
+import { toJobListFilter } from './job-list-filter';
 import { BulkRetryResultDto, JobBatchDto, JobDto, JobPageDto, ListJobsQueryDto, MAX_BULK_RETRY, RetryJobsDto, SubmitJobDto } from '../dto';
 import { ApiAccess, ApiErrors } from '../openapi';
 import { conveyorValidationPipe } from '../pipes/validation.pipe';
 import { ConveyorRoutes } from '../access/conveyor-routes.decorator';
-
-const DEFAULT_PAGE = 50;
 
 const JOB_ID = ApiParam({ name: 'id', format: 'uuid', description: 'The job id.' });
 
@@ -131,11 +130,20 @@ export class JobsController {
 
   @Get()
   @ApiAccess('producer')
-  @ApiOperation({ summary: 'List jobs', description: 'Newest first, keyset-paginated: pass `nextCursor` as `cursor` for the next page.' })
+  @ApiOperation({
+    summary: 'List and search jobs',
+    description:
+      'Newest first, keyset-paginated: pass `nextCursor` as `cursor` (with the same filters) for the next page. Filters combine: ' +
+      'status, queue, type (whatever the case), text in the idempotency key, a JSON object the payload contains, and a ' +
+      'creation time range.',
+  })
   @ApiOkResponse({ type: JobPageDto })
-  @ApiErrors({ 400: 'A bad filter or cursor.', 503: true })
+  @ApiErrors({
+    400: 'A bad filter or cursor: `details` names the field (`payload` not a JSON object, a date-time without zone…).',
+    503: true,
+  })
   async list(@Query(conveyorValidationPipe()) query: ListJobsQueryDto): Promise<{ items: JobView[]; nextCursor: string | null }> {
-    const page = await this.jobs.list({ ...query, limit: query.limit ?? DEFAULT_PAGE });
+    const page = await this.jobs.list(toJobListFilter(query));
     return { items: page.items.map(toJobView), nextCursor: page.nextCursor };
   }
 
@@ -152,12 +160,31 @@ export class JobsController {
   @Post(':id/cancel')
   @ApiAccess('admin')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel a waiting job', description: 'SCHEDULED, PENDING or RETRYING → CANCELLED.' })
+  @ApiOperation({
+    summary: 'Cancel a waiting or running job',
+    description:
+      "SCHEDULED, PENDING, RETRYING or RUNNING → CANCELLED. A RUNNING job's handler is aborted (its AbortSignal fires on " +
+      'whichever instance runs it; an HTTP worker learns it from its next heartbeat) and its outcome is not stored.',
+  })
   @JOB_ID
   @ApiOkResponse({ type: JobDto, description: 'The cancelled job.' })
-  @ApiErrors({ 400: 'The id is not a UUID.', 404: true, 409: 'The job is RUNNING or finished.', 503: true })
+  @ApiErrors({ 400: 'The id is not a UUID.', 404: true, 409: 'The job is finished (`jobStatus` says how).', 503: true })
   async cancel(@Param('id', JobIdPipe) id: string): Promise<JobView> {
     return toJobView(await this.jobs.cancel(id));
+  }
+
+  @Post(':id/run-now')
+  @ApiAccess('admin')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Run a waiting job now',
+    description: 'A SCHEDULED, RETRYING or PENDING job becomes due now (status and attempts unchanged); workers are woken.',
+  })
+  @JOB_ID
+  @ApiOkResponse({ type: JobDto, description: 'The job, due now.' })
+  @ApiErrors({ 400: 'The id is not a UUID.', 404: true, 409: 'The job is RUNNING or finished (`jobStatus` says how).', 503: true })
+  async runNow(@Param('id', JobIdPipe) id: string): Promise<JobView> {
+    return toJobView(await this.jobs.runNow(id));
   }
 
   @Post(':id/retry')

@@ -22,4 +22,11 @@ export class ErrorBodyDto {
 
   @ApiPropertyOptional({ type: [FieldProblemDto], description: 'Every invalid field, for validation errors.' })
   details?: FieldProblemDto[];
+
+  @ApiPropertyOptional({
+    description:
+      "On a 409 about a job's state: the state the job is in. `CANCELLED` on a worker's heartbeat or report: an operator cancelled the job; stop working on it.",
+    example: 'CANCELLED',
+  })
+  jobStatus?: string;
 }

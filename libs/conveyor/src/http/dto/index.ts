@@ -1,4 +1,5 @@
 export * from './access.dto';
+export * from './bulk-action.dto';
 export * from './bulk-retry-result.dto';
 export * from './claim-jobs.dto';
 export * from './claimed-job.dto';
@@ -11,6 +12,7 @@ export * from './instance.dto';
 export * from './job-filter.dto';
 export * from './job-outcome.dto';
 export * from './job.dto';
+export * from './json-object-text.decorator';
 export * from './list-jobs-query.dto';
 export * from './queue.dto';
 export * from './retry-jobs.dto';

@@ -6,7 +6,7 @@ const NUL = '\u0000';
 const NUL_MESSAGE = '$property must not contain NUL characters';
 
 /**
- * The job filters `GET /jobs` and `POST /jobs/retry` share (queue and type exactly, text in the
+ * The job filters `GET /jobs` and `POST /jobs/retry` share (queue exactly, type whatever the case, text in the
  * idempotency key), validated the same way in both.
  */
 export abstract class JobFilterDto {
@@ -17,7 +17,7 @@ export abstract class JobFilterDto {
   @NotContains(NUL, { message: NUL_MESSAGE })
   queue?: string;
 
-  @ApiPropertyOptional({ description: 'Job type, exactly.', example: 'SEND_EMAIL' })
+  @ApiPropertyOptional({ description: 'Job type, whatever the case.', example: 'SEND_EMAIL' })
   @IsOptional()
   @IsString()
   @Length(1, 200)

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { HttpAdapterHost } from '@nestjs/core';
 import { MESSAGES } from '../../errors/conveyor.messages';
 import { isConnectionError } from '../../storage/connections/connection-errors';
-import { DatabaseUnavailableError, JobRequestError } from '../../errors/job-request.errors';
+import { DatabaseUnavailableError, JobRequestError, JobStateConflictError } from '../../errors/job-request.errors';
 import { errorBody, ErrorBody } from './error-body';
 
 /** Seconds a client should wait after a 503 before trying again. */
@@ -42,6 +42,7 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
     // Its message says which: the database cannot be reached, or the connection pool is exhausted.
     if (exception instanceof DatabaseUnavailableError) return errorBody(503, exception.message);
     if (isConnectionError(exception)) return errorBody(503, MESSAGES.databaseUnavailable);
+    if (exception instanceof JobStateConflictError) return errorBody(409, exception.message, exception.details, exception.jobStatus);
     if (exception instanceof JobRequestError) {
       return errorBody(exception.status, exception.message, exception.details);
     }

@@ -1,3 +1,4 @@
+export * from './cancel-notice.codec';
 export * from './claim-filter.interface';
 export * from './claim-set';
 export * from './claimed-row.codec';
@@ -29,6 +30,7 @@ export * from './job-list.sql';
 export * from './job-oldest-ready-by-queue.sql';
 export * from './job-rescue-expired.sql';
 export * from './job-retry.sql';
+export * from './job-run-now.sql';
 export * from './job-retry-many.sql';
 export * from './job-throughput-by-minute.sql';
 export * from './jobs-notify-ready.sql';

@@ -1,12 +1,31 @@
-import { CLAIMABLE_SQL, JOB_COLUMNS, SqlTables, Statement } from './statement';
+import { cancelNoticeSql } from './cancel-notice.codec';
+import { jobColumns, SqlTables, Statement } from './statement';
 
-/** SCHEDULED/PENDING/RETRYING → CANCELLED. No row back means the job is missing or in another state. */
-export function jobCancel(t: SqlTables, id: string): Statement {
+/**
+ * SCHEDULED/PENDING/RETRYING/RUNNING → CANCELLED. No row back means the job is missing or in another state.
+ *
+ * A RUNNING job loses its lease token here, so the outcome its handler writes later (job-finish-many,
+ * job-complete-many, an external worker's report: all guarded by the token) changes nothing: whichever of the
+ * cancel and the outcome write locks the row first wins, and the other finds it no longer matching. The owner
+ * (`locked_by`) is told on `channel` by a notice sent when this statement commits (see cancel-notice.codec), so its
+ * handler's AbortSignal fires at once; the lease keeper's failed extension is the slow fallback.
+ * `previous_status` answers which state the job was cancelled from.
+ */
+export function jobCancel(t: SqlTables, id: string, channel: string): Statement {
   return {
     text: `
-UPDATE ${t.jobs} SET status = 'CANCELLED', finished_at = now(), updated_at = now(), version = version + 1
-WHERE id = $1 AND status IN ${CLAIMABLE_SQL}
-RETURNING ${JOB_COLUMNS}`,
-    values: [id],
+WITH prev AS (
+  SELECT id, status, locked_by, lease_token FROM ${t.jobs}
+  WHERE id = $1 AND status IN ('SCHEDULED','PENDING','RETRYING','RUNNING')
+  FOR UPDATE
+), cancelled AS (
+  UPDATE ${t.jobs} j SET status = 'CANCELLED', finished_at = now(), updated_at = now(), version = j.version + 1,
+    locked_by = NULL, locked_until = NULL, lease_token = NULL
+  FROM prev WHERE j.id = prev.id
+  RETURNING ${jobColumns('j')}, prev.status AS previous_status, prev.locked_by AS previous_owner, prev.lease_token AS previous_token
+)
+SELECT c.*, CASE WHEN c.previous_status = 'RUNNING' THEN ${cancelNoticeSql('$2', 'c')} END AS noticed
+FROM cancelled c`,
+    values: [id, channel],
   };
 }

@@ -5,6 +5,7 @@ import { SqlTables, Statement } from './statement';
 export interface JobRetryManyFilter {
   status: typeof JobStatus.DEAD | typeof JobStatus.CANCELLED;
   queue?: string;
+  /** Matched whatever the case. */
   type?: string;
   /** Substring of the idempotency key, LIKE-escaped by the caller. */
   key?: string;
@@ -30,7 +31,7 @@ WITH candidates AS (
   SELECT c.id, c.type, c.unique_key FROM ${t.jobs} c
   WHERE c.status IN ('DEAD','CANCELLED') AND c.status = $1
     AND ($2::text IS NULL OR c.queue = $2)
-    AND ($3::text IS NULL OR c.type = $3)
+    AND ($3::text IS NULL OR lower(c.type) = lower($3))
     AND ($4::text IS NULL OR c.idempotency_key LIKE '%' || $4 || '%')
     AND (c.unique_key IS NULL OR NOT EXISTS (
       SELECT 1 FROM ${t.jobs} h

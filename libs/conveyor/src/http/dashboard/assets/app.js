@@ -9,6 +9,7 @@ import { renderJobs } from './jobs-view.js';
 import { renderInstances } from './instances-view.js';
 import { renderQueues } from './queues-view.js';
 import { renderSchedules } from './schedules-view.js';
+import { setTimeZoneMode, timeZoneMode, zoneLabel } from './time.js';
 
 const REFRESH_MS = 5000;
 const view = document.getElementById('view');
@@ -17,12 +18,13 @@ let renderSeq = 0;
 let refreshTimer;
 let noticeTimer;
 
+/** A message at the bottom of the page: 'good', 'warn' (done in part) or 'bad'. */
 function showNotice(text, tone = 'good') {
   clearTimeout(noticeTimer);
   notice.className = `notice notice-${tone}`;
   notice.textContent = text;
   notice.hidden = false;
-  noticeTimer = setTimeout(() => (notice.hidden = true), tone === 'bad' ? 12000 : 5000);
+  noticeTimer = setTimeout(() => (notice.hidden = true), tone === 'good' ? 5000 : 12000);
 }
 
 /**
@@ -31,6 +33,7 @@ function showNotice(text, tone = 'good') {
  */
 const ctx = {
   mayAct: false,
+  notify: showNotice,
   go(hash) {
     if (location.hash === hash) render();
     else location.hash = hash;
@@ -147,6 +150,25 @@ function keyForm() {
   show();
 }
 
+/** The time zone switch: every view draws its times in the zone chosen here (time.js). */
+function zoneSwitch() {
+  const label = document.getElementById('zone-label');
+  const buttons = document.querySelectorAll('[data-zone]');
+  const show = () => {
+    label.textContent = zoneLabel();
+    for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.zone === timeZoneMode()));
+  };
+  for (const b of buttons) {
+    b.addEventListener('click', () => {
+      setTimeZoneMode(b.dataset.zone);
+      show();
+      render();
+    });
+  }
+  show();
+}
+
 keyForm();
+zoneSwitch();
 window.addEventListener('hashchange', render);
 render();

@@ -2,6 +2,7 @@
 // overview, and a small sparkline per queue. No library: a few rectangles and lines.
 
 import { s } from './dom.js';
+import { clockTime } from './time.js';
 
 /** A "nice" upper bound for an axis, at or above the largest value: 5, 10, 20, 50, 100, … (fifths are whole). */
 function niceMax(value) {
@@ -9,10 +10,6 @@ function niceMax(value) {
   const magnitude = 10 ** Math.floor(Math.log10(value));
   for (const step of [1, 2, 5, 10]) if (step * magnitude >= value) return step * magnitude;
   return 10 * magnitude;
-}
-
-function clock(iso) {
-  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 
 /**
@@ -42,7 +39,7 @@ export function throughputChart(minutes, { width = 1160, height = 220 } = {}) {
     return s(
       'g',
       { class: 'chart-bar' },
-      s('title', {}, `${clock(m.minute)}: ${m.completed} completed, ${m.failed} failed`),
+      s('title', {}, `${clockTime(m.minute)}: ${m.completed} completed, ${m.failed} failed`),
       m.completed > 0 && s('rect', { x, y: doneTop, width: barW, height: pad.top + innerH - doneTop, class: 'bar-completed', rx: 2 }),
       m.failed > 0 && s('rect', { x, y: failTop, width: barW, height: doneTop - failTop, class: 'bar-failed', rx: 2 }),
     );
@@ -51,7 +48,7 @@ export function throughputChart(minutes, { width = 1160, height = 220 } = {}) {
     .map((m, i) => ({ m, i }))
     .filter(({ i }) => i === 0 || i === minutes.length - 1 || i % 5 === 0)
     .map(({ m, i }) =>
-      s('text', { x: pad.left + i * slot + slot / 2, y: height - 8, class: 'chart-label', 'text-anchor': 'middle' }, clock(m.minute)),
+      s('text', { x: pad.left + i * slot + slot / 2, y: height - 8, class: 'chart-label', 'text-anchor': 'middle' }, clockTime(m.minute)),
     );
 
   return s(

@@ -45,26 +45,6 @@ export function duration(seconds) {
   return `${Math.floor(sec / 86400)} d`;
 }
 
-/** A timestamp as local date and time, to the second. */
-export function timestamp(iso) {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return d.toLocaleString(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-}
-
-/** A time of day to the millisecond, for events that follow each other closely. */
-export function preciseTime(iso) {
-  if (!iso) return '—';
-  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 });
-}
-
 /** "12 s ago", "in 3 min". */
 export function relative(iso) {
   if (!iso) return '';

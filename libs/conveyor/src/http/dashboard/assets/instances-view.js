@@ -3,7 +3,8 @@
 // seconds while shown. An instance that stops cleanly leaves at once; one that died, once its heartbeat lease ran out.
 
 import { api } from './api.js';
-import { h, relative, timestamp } from './dom.js';
+import { h, relative } from './dom.js';
+import { timestamp } from './time.js';
 
 function instanceRow(i) {
   return h(

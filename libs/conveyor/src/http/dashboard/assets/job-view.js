@@ -2,9 +2,10 @@
 // time, worker and error, the latest start, the end) and the error history; retry or cancel; copy the id.
 
 import { api } from './api.js';
-import { badge, h, json, preciseTime, relative, timestamp } from './dom.js';
+import { badge, h, json, relative } from './dom.js';
+import { preciseTime, timestamp } from './time.js';
 import { copyIdButton } from './job-id.js';
-import { jobActions } from './jobs-view.js';
+import { jobActions } from './job-actions.js';
 
 // One label per JobErrorKind (libs/conveyor/src/job/job-error-kind.ts); an unknown kind shows as itself.
 const KIND_LABELS = {

@@ -1,83 +1,21 @@
-// The job list: filters (queue, type, status, text in the idempotency key), keyset paging, and the
-// actions an operator takes from a list — retry a DEAD job, cancel a waiting one, retry every DEAD job
-// that matches the filter; only an admin key is offered them (access.js). The filter lives in the URL (#/jobs?status=DEAD&queue=emails), so a view can
-// be shared and the browser's back button pages back.
+// The job list: the search (job-search.js), keyset paging, and the actions an operator takes from a list — a job's
+// own buttons (job-actions.js), the chosen jobs together (job-selection.js), and every DEAD or CANCELLED job that
+// matches the search at once; only an admin key is offered them (access.js). The search lives in the URL
+// (#/jobs?status=DEAD&queue=emails), so a view can be shared and the browser's back button pages back.
 
 import { api, query } from './api.js';
-import { badge, h, relative, timestamp } from './dom.js';
-import { copyIdButton, jobIdText, shortJobId } from './job-id.js';
+import { badge, h, relative } from './dom.js';
+import { jobActions } from './job-actions.js';
+import { copyIdButton, jobIdText } from './job-id.js';
+import { SEARCH_FIELDS, searchForm } from './job-search.js';
+import { jobSelection } from './job-selection.js';
+import { timestamp } from './time.js';
 
-const STATUSES = ['SCHEDULED', 'PENDING', 'RUNNING', 'RETRYING', 'COMPLETED', 'DEAD', 'CANCELLED'];
-const WAITING = ['SCHEDULED', 'PENDING', 'RETRYING'];
 const PAGE = 25;
-const FILTERS = ['queue', 'type', 'status', 'key'];
+/** Statuses "Retry all matching" applies to (POST /jobs/retry). */
+const RETRYABLE = ['DEAD', 'CANCELLED'];
 
-/** Retry and cancel buttons for what a job's status allows, for a key that may press them. */
-export function jobActions(job, ctx, { small = true } = {}) {
-  const cls = small ? 'btn btn-small' : 'btn';
-  const buttons = [];
-  if (!ctx.mayAct) return buttons;
-  if (job.status === 'DEAD' || job.status === 'CANCELLED') {
-    buttons.push(
-      h(
-        'button',
-        {
-          class: `${cls} btn-primary`,
-          'data-action': 'retry',
-          onclick: (e) => (e.stopPropagation(), ctx.act(`/jobs/${job.id}/retry`, `Job ${shortJobId(job.id)} is PENDING again.`)),
-        },
-        'Retry',
-      ),
-    );
-  }
-  if (WAITING.includes(job.status)) {
-    buttons.push(
-      h(
-        'button',
-        {
-          class: `${cls} btn-danger`,
-          'data-action': 'cancel',
-          onclick: (e) => (e.stopPropagation(), ctx.act(`/jobs/${job.id}/cancel`, `Job ${shortJobId(job.id)} cancelled.`)),
-        },
-        'Cancel',
-      ),
-    );
-  }
-  return buttons;
-}
-
-function filterForm(params, ctx) {
-  const field = (name, label, input) => h('label', { class: 'field' }, h('span', {}, label), input);
-  const text = (name, placeholder) => h('input', { name, value: params.get(name) ?? '', placeholder, spellcheck: 'false' });
-  const status = h(
-    'select',
-    { name: 'status' },
-    h('option', { value: '' }, 'Any status'),
-    STATUSES.map((st) => h('option', { value: st, selected: params.get('status') === st }, st)),
-  );
-  const form = h(
-    'form',
-    { class: 'filters', id: 'job-filters' },
-    field('queue', 'Queue', text('queue', 'any queue')),
-    field('type', 'Type', text('type', 'any type')),
-    field('status', 'Status', status),
-    field('key', 'Idempotency key contains', text('key', 'text in the key')),
-    h(
-      'div',
-      { class: 'filter-buttons' },
-      h('button', { type: 'submit', class: 'btn btn-primary' }, 'Apply'),
-      h('a', { class: 'btn btn-ghost', href: '#/jobs' }, 'Clear'),
-    ),
-  );
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const data = new FormData(form);
-    ctx.go(`#/jobs${query(Object.fromEntries(FILTERS.map((f) => [f, String(data.get(f) ?? '').trim()])))}`);
-  });
-  return form;
-}
-
-function jobRow(job, ctx) {
+function jobRow(job, ctx, selection) {
   const when = job.finishedAt
     ? `finished ${relative(job.finishedAt)}`
     : job.status === 'SCHEDULED' || job.status === 'RETRYING'
@@ -86,6 +24,7 @@ function jobRow(job, ctx) {
   const row = h(
     'tr',
     { class: 'clickable', 'data-job': job.id, tabindex: '0' },
+    ctx.mayAct ? h('td', { class: 'select-cell' }, selection.checkbox(job)) : null,
     h(
       'td',
       { class: 'nowrap', 'data-cell': 'id' },
@@ -97,49 +36,56 @@ function jobRow(job, ctx) {
     h('td', {}, badge(job.status)),
     h('td', { class: 'num' }, `${job.attempts} / ${job.maxAttempts}`),
     h('td', { class: 'muted', title: timestamp(job.createdAt) }, when),
+    h('td', { class: 'nowrap', 'data-cell': 'created' }, timestamp(job.createdAt)),
     h('td', { class: 'error-cell', title: job.lastError ?? '' }, job.lastError ?? ''),
     h('td', { class: 'actions' }, jobActions(job, ctx)),
   );
   row.addEventListener('click', () => ctx.go(`#/jobs/${job.id}`));
-  row.addEventListener('keydown', (e) => e.key === 'Enter' && ctx.go(`#/jobs/${job.id}`));
+  row.addEventListener('keydown', (e) => e.key === 'Enter' && e.target === row && ctx.go(`#/jobs/${job.id}`));
   return row;
 }
 
 async function retryMatching(params, ctx) {
+  const status = params.get('status');
   const filter = Object.fromEntries(['queue', 'type', 'key'].map((f) => [f, params.get(f) || undefined]).filter(([, v]) => v));
   const scope =
     Object.entries(filter)
       .map(([k, v]) => `${k} "${v}"`)
       .join(', ') || 'every queue';
-  if (!window.confirm(`Retry every DEAD job (${scope})?`)) return;
-  await ctx.act('/jobs/retry', (res) => `${res.retried} job${res.retried === 1 ? '' : 's'} put back to PENDING.`, filter);
+  if (!window.confirm(`Retry every ${status} job (${scope})?`)) return;
+  await ctx.act('/jobs/retry', (res) => `${res.retried} job${res.retried === 1 ? '' : 's'} put back to PENDING.`, { ...filter, status });
 }
 
 /** Renders the job list for the hash's query into `root`. */
 export async function renderJobs(root, ctx, params) {
-  const filter = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? undefined]));
-  const page = await api('GET', `/jobs${query({ ...filter, limit: PAGE, cursor: params.get('cursor') })}`);
-  const isDeadView = params.get('status') === 'DEAD';
+  const search = Object.fromEntries(SEARCH_FIELDS.map((f) => [f, params.get(f) ?? undefined]));
+  const page = await api('GET', `/jobs${query({ ...search, limit: PAGE, cursor: params.get('cursor') })}`);
+  const status = params.get('status');
+  // The bulk retry filters by queue, type and key: offered only when the search holds nothing else.
+  const retryAll = RETRYABLE.includes(status) && !search.payload && !search.createdFrom && !search.createdTo;
+  const selection = jobSelection(page.items, ctx);
+  const heads = ['Job', 'Type', 'Queue', 'Status', 'Attempts', 'When', 'Created', 'Last error', ''];
 
   root.replaceChildren(
     h(
       'div',
       { class: 'page-head' },
       h('h1', {}, 'Jobs'),
-      isDeadView && page.items.length > 0 && ctx.mayAct
+      retryAll && page.items.length > 0 && ctx.mayAct
         ? h(
             'button',
             { class: 'btn btn-primary', 'data-action': 'retry-matching', onclick: () => retryMatching(params, ctx) },
-            'Retry all matching',
+            `Retry all matching ${status}`,
           )
         : null,
     ),
-    h('section', { class: 'card' }, filterForm(params, ctx)),
+    h('section', { class: 'card' }, searchForm(params, ctx)),
     h(
       'section',
       { class: 'card flush' },
+      selection.bar(),
       page.items.length === 0
-        ? h('p', { class: 'empty' }, 'No jobs match these filters.')
+        ? h('p', { class: 'empty' }, 'No jobs match this search.')
         : h(
             'table',
             { class: 'table', id: 'jobs-table' },
@@ -149,24 +95,23 @@ export async function renderJobs(root, ctx, params) {
               h(
                 'tr',
                 {},
-                ['Job', 'Type', 'Queue', 'Status', 'Attempts', 'When', 'Last error', ''].map((t) =>
-                  h('th', { class: t === 'Attempts' ? 'num' : '' }, t),
-                ),
+                ctx.mayAct ? h('th', { class: 'select-cell' }, selection.headerBox()) : null,
+                heads.map((t) => h('th', { class: t === 'Attempts' ? 'num' : '' }, t)),
               ),
             ),
             h(
               'tbody',
               {},
-              page.items.map((job) => jobRow(job, ctx)),
+              page.items.map((job) => jobRow(job, ctx, selection)),
             ),
           ),
       h(
         'div',
         { class: 'pager' },
-        params.get('cursor') ? h('a', { class: 'btn btn-ghost', href: `#/jobs${query(filter)}` }, '← Newest') : h('span'),
+        params.get('cursor') ? h('a', { class: 'btn btn-ghost', href: `#/jobs${query(search)}` }, '← Newest') : h('span'),
         h('span', { class: 'muted' }, `${page.items.length} job${page.items.length === 1 ? '' : 's'} on this page`),
         page.nextCursor
-          ? h('a', { class: 'btn', 'data-action': 'older', href: `#/jobs${query({ ...filter, cursor: page.nextCursor })}` }, 'Older →')
+          ? h('a', { class: 'btn', 'data-action': 'older', href: `#/jobs${query({ ...search, cursor: page.nextCursor })}` }, 'Older →')
           : h('span'),
       ),
     ),

@@ -2,7 +2,8 @@
 // with pause, resume and "trigger now" for an admin key. Refreshed every few seconds while shown.
 
 import { api, query } from './api.js';
-import { h, relative, timestamp } from './dom.js';
+import { h, relative } from './dom.js';
+import { timestamp } from './time.js';
 
 /** A tick as its time and how far off it is; a dash when there is none. */
 function tick(iso, none) {
