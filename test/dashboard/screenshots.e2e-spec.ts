@@ -40,6 +40,13 @@ const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
     t = await createRestTestApp('dashboard_screens', {
       providers: DEMO_PROVIDERS,
       httpOptions: { apiKeys: [{ role: 'admin', key: ADMIN }] },
+      engine: {
+        schedules: [
+          { name: 'nightly-revenue', type: 'GENERATE_REPORT', cron: '0 2 * * *', timezone: 'Europe/Paris', payload: { report: 'revenue' } },
+          { name: 'weekly-digest', type: 'SEND_EMAIL', cron: '0 8 * * 1', payload: { to: 'team@example.com', subject: 'Weekly digest' } },
+          { name: 'hourly-sync', type: 'SEND_WEBHOOK', cron: '@hourly', payload: { url: 'https://hooks.example.com/sync', event: 'sync' } },
+        ],
+      },
     });
     mkdirSync(OUT_DIR, { recursive: true });
   }, ENSURE_CHROMIUM_TIMEOUT_MS + 60_000);
@@ -50,7 +57,7 @@ const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
     await t?.close();
   });
 
-  it('saves the overview, job list, job detail and API docs', async () => {
+  it('saves the overview, job list, job detail, schedules, instances and API docs', async () => {
     const gate = t.app.get(DemoGate);
     const finished: string[] = [];
     const people = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'ken', 'margaret', 'linus', 'donald', 'frances'];
@@ -155,6 +162,15 @@ const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
       await page.goto(`/dashboard#/jobs/${flaky.id}`);
       await page.locator('#errors-table').waitFor();
       await page.screenshot({ path: join(OUT_DIR, 'dashboard-job.png'), fullPage: true });
+
+      await post('/schedules/hourly-sync/pause').expect(200);
+      await page.goto('/dashboard#/schedules');
+      await page.locator('[data-schedule="hourly-sync"]').waitFor();
+      await page.screenshot({ path: join(OUT_DIR, 'dashboard-schedules.png') });
+
+      await page.goto('/dashboard#/instances');
+      await page.locator('#instances-table tbody tr').first().waitFor();
+      await page.screenshot({ path: join(OUT_DIR, 'dashboard-instances.png') });
 
       await page.goto('/docs');
       await page.locator('.swagger-ui .opblock').first().waitFor();
