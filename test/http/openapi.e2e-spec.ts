@@ -51,6 +51,7 @@ const CLIENT_JOB_FIELDS = Object.keys({
   updatedAt: true,
   startedAt: true,
   finishedAt: true,
+  progress: true,
 } satisfies Record<keyof Job, true>);
 const CLIENT_CLAIMED_JOB_FIELDS = Object.keys({
   id: true,

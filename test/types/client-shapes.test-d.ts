@@ -4,7 +4,7 @@
  * fails `npm run typecheck` here.
  */
 import type * as Client from '@conveyor/client';
-import type { JobErrorEntry, JobErrorKind, JobRequest, JobStatus } from '@conveyor/core';
+import type { JobErrorEntry, JobErrorKind, JobProgress, JobRequest, JobStatus } from '@conveyor/core';
 import type { ExternalLease, ExternalOutcome } from '@conveyor/core/consumer/external-workers/external-outcome.interface';
 import type { ClaimedJobDto } from '@conveyor/core/http/dto';
 import type { JobView } from '@conveyor/core/http/controllers/job-view';
@@ -22,6 +22,7 @@ export type ClientShapeChecks = [
   Expect<Equal<ClientKinds, CoreKinds>>,
   Expect<Equal<Client.JobErrorKind, JobErrorKind>>,
   Expect<Equal<Client.JobErrorEntry, JobErrorEntry>>,
+  Expect<Equal<Client.JobProgress, JobProgress>>,
   Expect<Equal<Client.Job, Wire<JobView>>>,
   Expect<Equal<Client.ClaimedJob, Wire<ClaimedJobDto>>>,
   Expect<Equal<Client.OutcomeReport, Wire<ExternalOutcome>>>,
