@@ -8,6 +8,7 @@ import { JobNotFoundError, JobStateConflictError, JobValidationError } from '../
 import { PermanentJobError } from '../../errors/permanent-job.error';
 import { RetryLaterError } from '../../errors/retry-later.error';
 import { ConveyorEvents } from '../../observation/events/conveyor-events.service';
+import { LivePublisher } from '../../observation/live/live-publisher.service';
 import { HandlerRegistry } from '../../handlers/handler-registry.service';
 import { Job } from '../../job/job';
 import { JobRow, mapJobRow } from '../../storage/statements/job-row.mapper';
@@ -57,6 +58,7 @@ export class ExternalWorkers {
     private readonly db: ConveyorDatabase,
     private readonly registry: HandlerRegistry,
     private readonly events: ConveyorEvents,
+    private readonly live: LivePublisher,
   ) {}
 
   /**
@@ -76,6 +78,7 @@ export class ExternalWorkers {
     const filter = { types, excludedQueues: [], onlyQueues: [queue], limit };
     const jobs = await this.strategy.claim(filter, request.workerId, request.leaseMs ?? this.options.leaseMs);
     this.events.emit('claimed', jobs, limit);
+    this.live.announce(jobs.map((j) => ({ id: j.id, status: j.status })));
     // Handing a job to its worker is as close to "its handler started" as this side can see.
     for (const job of jobs) this.events.emit('started', job, job.runAt);
     return jobs;
@@ -120,6 +123,7 @@ export class ExternalWorkers {
   private async write(job: Job, row: FinishRow): Promise<ExternalOutcome> {
     const { rows } = await run<FinishAnswer>(this.db.pool, jobFinishMany(this.db.tables, [row]));
     if (rows[0].written === 0) throw this.refuse(await this.get(job.id));
+    this.live.announce([{ id: job.id, status: row.status }]);
     const durationMs = job.startedAt ? Math.max(0, Date.now() - job.startedAt.getTime()) : 0;
     const outcome = outcomeOf(row);
     this.events.emit('finished', job, row.status, durationMs, outcome);

@@ -36,3 +36,7 @@ export * from './schedule-lock-many.sql';
 export * from './schedules-table';
 export * from './statement';
 export * from './job-delete-finished.sql';
+export * from './job-changed-since.sql';
+export * from './job-set-progress.sql';
+export * from './live-changes-notify.sql';
+export * from './live-watch-renew.sql';
