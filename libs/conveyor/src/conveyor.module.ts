@@ -13,6 +13,7 @@ import { HealthModule } from './observation/health/health.module';
 import { JobsModule } from './submission/jobs.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MetricsModule } from './observation/metrics/metrics.module';
+import { LiveFeedModule } from './observation/live-feed/live-feed.module';
 import { MigrationRunner } from './storage/migrations/migration-runner.service';
 import { MigratorService } from './storage/migrations/migrator.service';
 import { ClaimTrigger } from './consumer/claim-trigger';
@@ -52,6 +53,7 @@ const engineModules = [
   CronModule,
   HealthModule,
   MetricsModule,
+  LiveFeedModule,
 ];
 
 /**

@@ -10,6 +10,7 @@ import { DashboardController } from './controllers/dashboard.controller';
 import { ExternalWorkersController } from './controllers/external-workers.controller';
 import { HealthController } from './controllers/health.controller';
 import { JobsController } from './controllers/jobs.controller';
+import { LiveEventsController } from './controllers/live-events.controller';
 import { MetricsController } from './controllers/metrics.controller';
 import { ApiDocsController } from './controllers/api-docs.controller';
 import { ApiDocsService } from './openapi/api-docs.service';
@@ -30,6 +31,7 @@ import { validateConveyorHttpOptions } from './options/validate-conveyor-http-op
   controllers: [
     AccessController,
     JobsController,
+    LiveEventsController,
     QueuesController,
     HealthController,
     MetricsController,

@@ -19,6 +19,9 @@ import { FinishAnswer } from '../../storage/statements/finish-answer.codec';
 import { FinishRow } from '../../storage/statements/finish-row';
 import { jobFinishMany } from '../../storage/statements/job-finish-many.sql';
 import { jobGetById } from '../../storage/statements/job-get-by-id.sql';
+import { jobSetProgress } from '../../storage/statements/job-set-progress.sql';
+import { JobProgress } from '../../job/job-progress';
+import { readJobProgress } from '../job-progress.reader';
 import { run } from '../../storage/statements/statement';
 import { logOutcome } from '../job-outcome-log';
 import { completedRow, failureRow, outcomeOf } from '../outcome-rows';
@@ -37,6 +40,7 @@ const UNKNOWN_HOLDER = 'an external worker';
  *   then run_at — restricted to the declared external types. Each claimed job gets a fresh lease token and
  *   a lease, exactly as for in-process workers (which never claim external types).
  * - **heartbeat**: extends the lease, only while the job is still RUNNING under that token.
+ * - **progress**: stores a progress report on the job, under the same guard.
  * - **complete / fail**: the outcome row is built by the functions in-process outcomes use (`completedRow`,
  *   `failureRow`: backoff, attempts, snoozes, DEAD) and written by the same guarded statement, which changes
  *   the row only while it is RUNNING under that token. A worker whose lease expired — the sweeper rescued
@@ -90,6 +94,15 @@ export class ExternalWorkers {
     const { rows } = await run<{ id: string; locked_until: Date }>(this.db.pool, stmt);
     if (rows.length === 1) return { id, lockedUntil: rows[0].locked_until };
     throw this.refuse(await this.get(id));
+  }
+
+  /** Stores a progress report (checked by readJobProgress), only while the job is RUNNING under this token. */
+  async progress(id: string, leaseToken: string, input: unknown): Promise<JobProgress> {
+    const progress = readJobProgress(input);
+    const { rows } = await run<{ id: string }>(this.db.pool, jobSetProgress(this.db.tables, id, leaseToken, JSON.stringify(progress)));
+    if (rows.length === 0) throw this.refuse(await this.get(id));
+    this.live.announce([{ id, status: JobStatus.RUNNING }]);
+    return progress;
   }
 
   /** Completes the job with `result` (already checked to be storable). */
