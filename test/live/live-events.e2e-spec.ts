@@ -13,9 +13,10 @@ const asAdmin = { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application
 
 /**
  * Live events across instances: A serves the streams and runs no workers; B takes submissions, runs the jobs and
- * steers them. Everything a subscriber of A sees was written by B, so it can only have come through PostgreSQL.
+ * steers them. Everything a subscriber of A sees was written by B, so it can only have come through PostgreSQL. A runs
+ * on Express and on Fastify.
  */
-describe('Live events (GET /events) across instances', () => {
+describe.each(['express', 'fastify'] as const)('Live events (GET /events) across instances, served on %s', (platform) => {
   let schema: TestSchema;
   let a: TestApp;
   let b: TestApp;
@@ -35,7 +36,7 @@ describe('Live events (GET /events) across instances', () => {
   beforeAll(async () => {
     schema = await createTestSchema('live_events');
     const common = { schema: schema.schema, providers: [GatedHandler], listen: true, httpOptions: KEYS };
-    a = await createTestApp({ ...common, engine: { runWorkers: false } });
+    a = await createTestApp({ ...common, platform, engine: { runWorkers: false } });
     b = await createTestApp({ ...common });
   });
 

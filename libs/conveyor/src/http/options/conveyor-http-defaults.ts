@@ -7,6 +7,6 @@ import { LiveStreamOptions, RateLimitOptions } from './conveyor-http-options.int
 export function conveyorHttpDefaults(): { rateLimit: Required<RateLimitOptions>; live: Required<LiveStreamOptions> } {
   return {
     rateLimit: { windowMs: 60_000, max: 6_000, maxTracked: 10_000 },
-    live: { maxBufferBytes: 256 * 1024, pingIntervalMs: 15_000 },
+    live: { maxBufferBytes: 1024 * 1024, pingIntervalMs: 15_000 },
   };
 }

@@ -18,7 +18,10 @@ export interface RateLimitOptions {
 
 /** Bounds of each live-event stream (`GET /events`, `GET /jobs/:id/events`). */
 export interface LiveStreamOptions {
-  /** Most bytes a stream may have written but not yet sent; a reader that falls further behind is dropped. */
+  /**
+   * Most bytes a stream may hold unsent: a reader further behind than this for 2 s (or four times this at any
+   * moment) is dropped.
+   */
   maxBufferBytes?: number;
   /** How often an idle stream sends a `: ping` comment, so proxies keep it open. */
   pingIntervalMs?: number;

@@ -143,7 +143,11 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
     try {
       const stmt = jobChangedSince(this.db.tables, { ...sub.filter, sinceUs: String(sinceUs < 0n ? 0n : sinceUs), limit: CATCH_UP_LIMIT });
       const { rows } = await run<Record<string, unknown>>(this.db.pool, stmt);
-      for (const row of rows) if (sub.stream.isOpen) this.send(sub, liveEventOf(itemOf(row)));
+      for (const row of rows) {
+        await sub.stream.drained();
+        if (!sub.stream.isOpen) return;
+        this.send(sub, liveEventOf(itemOf(row)));
+      }
     } catch (err) {
       this.logger.warn(`Live stream: catch-up failed: ${(err as Error).message}`);
     }

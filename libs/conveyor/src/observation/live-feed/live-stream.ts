@@ -1,6 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { LiveEvent } from '../live/live-event';
 
+/** How long a stream may hold more than `maxBufferBytes` unsent before its reader counts as slow. */
+export const SLOW_READER_GRACE_MS = 2000;
+/** How many times `maxBufferBytes` a stream may hold unsent at any moment. */
+const HARD_CAP_FACTOR = 4;
+
 /** Bounds of one stream. */
 export interface LiveStreamLimits {
   maxBufferBytes: number;
@@ -19,12 +24,15 @@ export interface LiveStreamHooks {
 
 /**
  * One server-sent-events response. Events are written straight to the socket; what the client has not read yet
- * waits in Node's write buffer, and once that holds more than `maxBufferBytes` the reader is dropped (the
- * connection closed) rather than buffered without limit: an EventSource reconnects on its own and resumes from the
- * last event id it read. An idle stream sends a `: ping` comment every `pingIntervalMs`.
+ * waits in Node's write buffer. A burst (a batch of a thousand jobs is a thousand events, written at once) may
+ * overfill that buffer for a moment even for a reader that keeps up, so a reader is dropped (the connection
+ * closed) when the buffer holds more than `maxBufferBytes` for SLOW_READER_GRACE_MS without draining, or more than
+ * HARD_CAP_FACTOR times that at any moment: never buffered without limit. An EventSource reconnects on its own and
+ * resumes from the last event id it read. A `: ping` comment goes out every `pingIntervalMs`.
  */
 export class LiveStream {
   private readonly ping: NodeJS.Timeout;
+  private slowTimer: NodeJS.Timeout | null = null;
   private done = false;
 
   constructor(
@@ -60,6 +68,18 @@ export class LiveStream {
     if (this.write(`id: ${event.eventId}\nevent: job\ndata: ${JSON.stringify(event.job)}\n\n`)) this.hooks.sent();
   }
 
+  /**
+   * Resolves once the client has read what was written (at once when nothing waits, or the stream ended): a
+   * catch-up, which may send a thousand events, writes them at the reader's pace instead of all at once.
+   */
+  drained(): Promise<void> {
+    if (this.done || !this.res.writableNeedDrain) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.res.once('drain', resolve);
+      this.res.once('close', resolve);
+    });
+  }
+
   /** Ends the stream cleanly (server shutting down). */
   end(): void {
     if (this.done) return;
@@ -69,20 +89,35 @@ export class LiveStream {
 
   private write(text: string): boolean {
     if (this.done) return false;
-    if (this.res.writableLength > this.limits.maxBufferBytes) {
-      this.hooks.dropped();
-      this.res.destroy();
-      this.finish();
-      return false;
-    }
     this.res.write(text);
+    const unsent = this.res.writableLength;
+    if (unsent > this.limits.maxBufferBytes * HARD_CAP_FACTOR) {
+      this.drop();
+    } else if (unsent > this.limits.maxBufferBytes && this.slowTimer === null) {
+      this.slowTimer = setTimeout(() => this.drop(), SLOW_READER_GRACE_MS);
+      // Over the limit, write() has answered false: 'drain' comes once the buffer is empty.
+      this.res.once('drain', () => this.caughtUp());
+    }
     return true;
+  }
+
+  private caughtUp(): void {
+    if (this.slowTimer) clearTimeout(this.slowTimer);
+    this.slowTimer = null;
+  }
+
+  private drop(): void {
+    if (this.done) return;
+    this.hooks.dropped();
+    this.res.destroy();
+    this.finish();
   }
 
   private finish(): void {
     if (this.done) return;
     this.done = true;
     clearInterval(this.ping);
+    this.caughtUp();
     this.hooks.closed();
   }
 }
