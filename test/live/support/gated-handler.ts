@@ -21,7 +21,7 @@ export function openGate(id: string): void {
  * RUNNING, with its progress, for as long as it needs.
  */
 @Injectable()
-@JobHandler('GATED', { timeoutMs: 60_000 })
+@JobHandler('GATED', { timeout: 60_000 })
 export class GatedHandler extends JobHandlerHost<GatedPayload> {
   async handle(job: Job<GatedPayload>, ctx: JobContext): Promise<unknown> {
     if (job.payload.progress) await ctx.progress(job.payload.progress);
