@@ -1,19 +1,28 @@
 // The dashboard's shell: a hash router (#/queues, #/jobs?…, #/jobs/<id>), the API key form, notices,
 // and the actions every view shares. Views render from the REST API only; nothing here is privileged.
+// Each route follows the live events that concern it (live.js) and is drawn again soon after one arrives; the
+// queues page also refreshes on a timer (its charts count by the minute), and so does the job page while live
+// events are unavailable.
 
 import { keyAccess } from './access.js';
-import { api, apiKey, explain, setApiKey } from './api.js';
+import { api, apiKey, explain, query, setApiKey } from './api.js';
 import { h } from './dom.js';
 import { renderJob } from './job-view.js';
 import { renderJobs } from './jobs-view.js';
+import { followLive } from './live.js';
 import { renderQueues } from './queues-view.js';
 
 const REFRESH_MS = 5000;
+/** At most one redraw per this long while live events keep coming. */
+const LIVE_REDRAW_MS = 300;
 const view = document.getElementById('view');
 const notice = document.getElementById('notice');
 let renderSeq = 0;
 let refreshTimer;
 let noticeTimer;
+let live = null;
+let liveConnected = false;
+let liveRedraw = null;
 
 function showNotice(text, tone = 'good') {
   clearTimeout(noticeTimer);
@@ -49,9 +58,43 @@ function route() {
   const [path, search = ''] = hash.split('?');
   const params = new URLSearchParams(search);
   const job = /^\/jobs\/([0-9a-fA-F-]{36})$/.exec(path);
-  if (job) return { name: 'job', draw: (root) => renderJob(root, ctx, job[1]), refresh: true };
-  if (path === '/jobs') return { name: 'jobs', draw: (root) => renderJobs(root, ctx, params), refresh: false };
-  return { name: 'queues', draw: (root) => renderQueues(root, ctx), refresh: true };
+  if (job) return { name: 'job', draw: (root) => renderJob(root, ctx, job[1]), refresh: true, live: `/jobs/${job[1]}/events` };
+  if (path === '/jobs') {
+    // Not by status: a job leaving the listed status must still redraw the list.
+    const live = `/events${query({ queue: params.get('queue'), type: params.get('type') })}`;
+    return { name: 'jobs', draw: (root) => renderJobs(root, ctx, params), refresh: false, live };
+  }
+  return { name: 'queues', draw: (root) => renderQueues(root, ctx), refresh: true, live: '/events' };
+}
+
+/** Follows the live events of route `r` (the same stream while the route stays), redrawing soon after each. */
+function followRoute(r) {
+  const key = `${r.live}|${apiKey()}`;
+  if (live?.key === key) return;
+  live?.stop();
+  liveConnected = false;
+  const stream = followLive(r.live, {
+    onEvent: () => {
+      liveRedraw ??= setTimeout(function redraw() {
+        // Not under the user's fingers: a redraw would throw away what they are typing in a filter.
+        if (view.contains(document.activeElement) && document.activeElement.matches('input, select, textarea')) {
+          liveRedraw = setTimeout(redraw, LIVE_REDRAW_MS);
+          return;
+        }
+        liveRedraw = null;
+        render();
+      }, LIVE_REDRAW_MS);
+    },
+    onState: (connected) => {
+      if (live !== handle) return;
+      liveConnected = connected;
+      const state = document.getElementById('live-state');
+      state.hidden = !connected;
+      document.body.dataset.live = connected ? 'on' : 'off';
+    },
+  });
+  const handle = { key, stop: () => stream.stop() };
+  live = handle;
 }
 
 /** What the top bar says about the key, by its access (access.js). */
@@ -92,6 +135,7 @@ async function render() {
   showKeyState(access);
   ctx.mayAct = access === 'admin';
   const r = route();
+  followRoute(r);
   for (const a of document.querySelectorAll('[data-nav]'))
     a.classList.toggle('active', a.dataset.nav === (r.name === 'job' ? 'jobs' : r.name));
   const next = h('div', { class: 'view-inner', 'data-view': r.name });
@@ -112,7 +156,8 @@ async function render() {
   if (seq !== renderSeq) return;
   view.replaceChildren(next);
   document.body.dataset.view = r.name;
-  if (again) refreshTimer = setTimeout(render, REFRESH_MS);
+  // A job page that follows its live events needs no timer.
+  if (again && !(r.name === 'job' && liveConnected)) refreshTimer = setTimeout(render, REFRESH_MS);
 }
 
 function keyForm() {
