@@ -67,7 +67,9 @@ describe.each(['express', 'fastify'] as const)('Dashboard live updates on %s (he
     await markPage();
     const job = await b.jobs.enqueue('GATED', {}, { queue: 'live-list' });
     const status = page.locator(`tr[data-job="${job.id}"] [data-status-badge]`);
-    await waitFor(async () => (await status.count()) === 1 && (await status.textContent()) === 'RUNNING', { message: 'the running job in the list' });
+    await waitFor(async () => (await status.count()) === 1 && (await status.textContent()) === 'RUNNING', {
+      message: 'the running job in the list',
+    });
     openGate(job.id);
     await waitFor(async () => (await status.textContent()) === 'COMPLETED', { message: 'the list to show it completed' });
     expect(await stillSamePage()).toBe(true);
@@ -88,11 +90,20 @@ describe.each(['express', 'fastify'] as const)('Dashboard live updates on %s (he
     const badge = page.locator('h1 [data-status-badge]');
     await waitFor(async () => (await badge.textContent()) === 'PENDING', { message: 'the job waiting' });
 
-    const claim = (await (await onB('/queues/live-page/claim', { workerId: 'dash-worker' })).json()) as { jobs: Array<{ leaseToken: string }> };
+    const claim = (await (await onB('/queues/live-page/claim', { workerId: 'dash-worker' })).json()) as {
+      jobs: Array<{ leaseToken: string }>;
+    };
     const { leaseToken } = claim.jobs[0];
     await waitFor(async () => (await badge.textContent()) === 'RUNNING', { message: 'the job running' });
     expect((await onB(`/jobs/${job.id}/progress`, { leaseToken, percent: 30, data: { step: 'rendering' } })).status).toBe(200);
-    await waitFor(async () => (await page.locator('#progress-percent').textContent().catch(() => null)) === '30%', { message: 'the progress' });
+    await waitFor(
+      async () =>
+        (await page
+          .locator('#progress-percent')
+          .textContent()
+          .catch(() => null)) === '30%',
+      { message: 'the progress' },
+    );
     expect(await page.locator('#progress-data').textContent()).toContain('rendering');
     expect((await onB(`/jobs/${job.id}/complete`, { leaseToken, result: { pages: 3 } })).status).toBe(200);
     await waitFor(async () => (await badge.textContent()) === 'COMPLETED', { message: 'the page to show it completed' });

@@ -29,7 +29,12 @@ describe('The client and live events', () => {
 
   beforeAll(async () => {
     schema = await createTestSchema('live_client');
-    app = await createTestApp({ schema: schema.schema, providers: [GatedHandler], listen: true, engine: { externalTypes: ['EXT_CLIENT'] } });
+    app = await createTestApp({
+      schema: schema.schema,
+      providers: [GatedHandler],
+      listen: true,
+      engine: { externalTypes: ['EXT_CLIENT'] },
+    });
   });
 
   afterAll(async () => {

@@ -7,7 +7,12 @@ import { openSse, SseClient } from './support/sse-client';
 
 const PRODUCER = 'producer-key-for-live-events';
 const ADMIN = 'admin-key-for-live-events';
-const KEYS = { apiKeys: [{ role: 'producer' as const, key: PRODUCER }, { role: 'admin' as const, key: ADMIN }] };
+const KEYS = {
+  apiKeys: [
+    { role: 'producer' as const, key: PRODUCER },
+    { role: 'admin' as const, key: ADMIN },
+  ],
+};
 const asProducer = { Authorization: `Bearer ${PRODUCER}` };
 const asAdmin = { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' };
 

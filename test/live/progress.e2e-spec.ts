@@ -19,7 +19,8 @@ describe('Job progress', () => {
 
   const stored = async (id: string) =>
     (await b.sql.query<{ progress: unknown; status: string }>(`SELECT progress, status FROM ${b.jobsTable} WHERE id = $1`, [id])).rows[0];
-  const post = (path: string, body: unknown) => fetch(`${b.baseUrl}${path}`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(`${b.baseUrl}${path}`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) });
 
   beforeAll(async () => {
     schema = await createTestSchema('live_progress');
@@ -52,8 +53,8 @@ describe('Job progress', () => {
     // The handler's progress() rejects, so the attempt fails and is retried; nothing was stored.
     await waitFor(async () => (await stored(job.id)).status === 'RETRYING' || (await stored(job.id)).status === 'RUNNING');
     await waitFor(async () => {
-      const errors = (await b.sql.query<{ errors: Array<{ error: string }> }>(`SELECT errors FROM ${b.jobsTable} WHERE id = $1`, [job.id])).rows[0]
-        .errors;
+      const errors = (await b.sql.query<{ errors: Array<{ error: string }> }>(`SELECT errors FROM ${b.jobsTable} WHERE id = $1`, [job.id]))
+        .rows[0].errors;
       return errors.some((e) => e.error.includes('percent'));
     });
     expect((await stored(job.id)).progress).toBeNull();
@@ -61,7 +62,9 @@ describe('Job progress', () => {
 
   it("stores an HTTP worker's report under its lease, streams it, and refuses it once the lease is gone", async () => {
     const job = await b.jobs.enqueue('EXT_PROGRESS', {});
-    const claim = (await (await post('/queues/default/claim', { workerId: 'w1', max: 1 })).json()) as { jobs: Array<{ id: string; leaseToken: string }> };
+    const claim = (await (await post('/queues/default/claim', { workerId: 'w1', max: 1 })).json()) as {
+      jobs: Array<{ id: string; leaseToken: string }>;
+    };
     const { leaseToken } = claim.jobs.find((j) => j.id === job.id)!;
 
     const ok = await post(`/jobs/${job.id}/progress`, { leaseToken, percent: 60, data: { uploaded: 3 } });
@@ -91,12 +94,16 @@ describe('Job progress', () => {
     expect(await stored(job.id)).toEqual({ status: 'COMPLETED', progress: { percent: null, data: { uploaded: 4 } } });
   });
 
-  it("clears the progress when a new attempt starts", async () => {
+  it('clears the progress when a new attempt starts', async () => {
     const job = await b.jobs.enqueue('EXT_PROGRESS', {});
-    const claim = (await (await post('/queues/default/claim', { workerId: 'w1', max: 1 })).json()) as { jobs: Array<{ id: string; leaseToken: string }> };
+    const claim = (await (await post('/queues/default/claim', { workerId: 'w1', max: 1 })).json()) as {
+      jobs: Array<{ id: string; leaseToken: string }>;
+    };
     const { leaseToken } = claim.jobs.find((j) => j.id === job.id)!;
     await post(`/jobs/${job.id}/progress`, { leaseToken, percent: 10 });
-    expect((await post(`/jobs/${job.id}/fail`, { leaseToken, error: 'again', retryAt: new Date(Date.now() - 1000).toISOString() })).status).toBe(200);
+    expect(
+      (await post(`/jobs/${job.id}/fail`, { leaseToken, error: 'again', retryAt: new Date(Date.now() - 1000).toISOString() })).status,
+    ).toBe(200);
     await post('/queues/default/claim', { workerId: 'w2', max: 1 });
     expect(await stored(job.id)).toEqual({ status: 'RUNNING', progress: null });
   });

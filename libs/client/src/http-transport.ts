@@ -54,7 +54,12 @@ export class HttpTransport {
  * Opens an event stream (`Accept: text/event-stream`) with the API key; no timeout of its own, so it lasts until
  * `signal` aborts or the server ends it. A non-2xx answer is a ConveyorHttpError, as for `request`.
  */
-export async function openEventStream(options: ConveyorClientOptions, baseUrl: string, path: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+export async function openEventStream(
+  options: ConveyorClientOptions,
+  baseUrl: string,
+  path: string,
+  signal: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
   const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   const res = await (options.fetch ?? fetch)(new URL(baseUrl + path), { method: 'GET', headers, signal });

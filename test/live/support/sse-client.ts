@@ -40,9 +40,7 @@ export interface SseClient {
 /** Opens `url` as an event stream with `headers` (an API key, Last-Event-ID). */
 export function openSse(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
   return new Promise((resolve, reject) => {
-    let req: ClientRequest;
-    // eslint-disable-next-line prefer-const
-    req = request(url, { headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
+    const req: ClientRequest = request(url, { headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
       const client: SseClient = {
         status: res.statusCode ?? 0,
         headers: res.headers,
@@ -70,10 +68,15 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
           const event: ReceivedEvent = { id: undefined, event: 'message', data: '' };
           let isEvent = false;
           for (const line of block.split('\n')) {
-            if (line.startsWith(':')) client.comments.push(line.slice(1).trim());
-            else if (line.startsWith('id: ')) ((event.id = line.slice(4)), (isEvent = true));
-            else if (line.startsWith('event: ')) ((event.event = line.slice(7)), (isEvent = true));
-            else if (line.startsWith('data: ')) ((event.data += line.slice(6)), (isEvent = true));
+            if (line.startsWith(':')) {
+              client.comments.push(line.slice(1).trim());
+              continue;
+            }
+            if (line.startsWith('id: ')) event.id = line.slice(4);
+            else if (line.startsWith('event: ')) event.event = line.slice(7);
+            else if (line.startsWith('data: ')) event.data += line.slice(6);
+            else continue;
+            isEvent = true;
           }
           if (isEvent) client.events.push(event);
         }

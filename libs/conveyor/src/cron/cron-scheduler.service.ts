@@ -160,7 +160,10 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
       }
       if (rows.length === 0) return { now, created: [] as JobRow[] };
       const { rows: inserted } = await insertRows(tx, t, rows);
-      await this.live.announceIn(tx, [...inserted.values()].map((r) => ({ id: r.id as string, status: r.status as string })));
+      await this.live.announceIn(
+        tx,
+        [...inserted.values()].map((r) => ({ id: r.id as string, status: r.status as string })),
+      );
       await run(tx, scheduleAdvanceMany(t, advances));
       return { now, created: [...inserted.values()] };
     });

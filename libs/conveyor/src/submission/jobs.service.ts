@@ -140,7 +140,10 @@ export class JobsService {
     const jobOf = (r: JobRow) => mapped.get(r) ?? mapped.set(r, mapJobRow(r)).get(r)!;
     const jobs = answers.map(jobOf);
     if (created.length > 0 && this.live.watching) {
-      await this.live.announceIn(callerRunner ?? this.db.pool, created.map((r) => ({ id: r.id as string, status: r.status as string })));
+      await this.live.announceIn(
+        callerRunner ?? this.db.pool,
+        created.map((r) => ({ id: r.id as string, status: r.status as string })),
+      );
     }
     if (created.length > 0) this.events.emit('submitted', created.map(jobOf));
     return jobs;

@@ -41,11 +41,17 @@ export class LiveEventsController {
 
   @Get('events')
   @ApiAccess('producer')
-  @ApiOperation({ summary: 'Stream job changes', description: `Every job change, filtered by queue, type and status. ${STREAM_DESCRIPTION}` })
+  @ApiOperation({
+    summary: 'Stream job changes',
+    description: `Every job change, filtered by queue, type and status. ${STREAM_DESCRIPTION}`,
+  })
   @LAST_EVENT_ID
   @ApiProduces(EVENT_STREAM)
   @ApiOkResponse({ description: 'An event stream.', schema: { type: 'string' } })
-  @ApiErrors({ 400: 'A bad filter (`details` names it).', 503: 'Live events are unavailable (behind a transaction pooler without LISTEN_URL).' })
+  @ApiErrors({
+    400: 'A bad filter (`details` names it).',
+    503: 'Live events are unavailable (behind a transaction pooler without LISTEN_URL).',
+  })
   async events(
     @Query(conveyorValidationPipe()) query: LiveEventsQueryDto,
     @Headers('last-event-id') lastEventId: string | undefined,
@@ -57,11 +63,18 @@ export class LiveEventsController {
 
   @Get('jobs/:id/events')
   @ApiAccess('producer')
-  @ApiOperation({ summary: "Stream one job's changes", description: `The job's current state first, then each change. ${STREAM_DESCRIPTION}` })
+  @ApiOperation({
+    summary: "Stream one job's changes",
+    description: `The job's current state first, then each change. ${STREAM_DESCRIPTION}`,
+  })
   @ApiParam({ name: 'id', format: 'uuid', description: 'The job id.' })
   @ApiProduces(EVENT_STREAM)
   @ApiOkResponse({ description: 'An event stream.', schema: { type: 'string' } })
-  @ApiErrors({ 400: 'The id is not a UUID.', 404: true, 503: 'Live events are unavailable (behind a transaction pooler without LISTEN_URL).' })
+  @ApiErrors({
+    400: 'The id is not a UUID.',
+    404: true,
+    503: 'Live events are unavailable (behind a transaction pooler without LISTEN_URL).',
+  })
   async jobEvents(@Param('id', JobIdPipe) id: string, @Res() res: unknown): Promise<void> {
     this.mustBeAvailable();
     await this.jobs.get(id);

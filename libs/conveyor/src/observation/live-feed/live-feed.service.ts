@@ -77,7 +77,13 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
    * Streams matching events to `res` until the client leaves, it is dropped for reading too slowly, or the app
    * closes. `position` (from `Last-Event-ID`, µs) asks for a catch-up first; `headers` are the response's own.
    */
-  async open(res: ServerResponse, headers: Record<string, string | number | string[]>, filter: LiveFilter, position: string | null, limits: LiveStreamLimits): Promise<void> {
+  async open(
+    res: ServerResponse,
+    headers: Record<string, string | number | string[]>,
+    filter: LiveFilter,
+    position: string | null,
+    limits: LiveStreamLimits,
+  ): Promise<void> {
     let subscriber: Subscriber | null = null;
     const stream = new LiveStream(res, limits, {
       closed: () => subscriber && this.leave(subscriber),
@@ -166,5 +172,12 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
 
 /** A row of jobChangedSince / jobLiveState as a live item. */
 function itemOf(row: Record<string, unknown>): LiveItem {
-  return [row.id as string, row.status as string, row.queue as string, row.type as string, row.at_us as string, (row.progress as LiveItem[5]) ?? null];
+  return [
+    row.id as string,
+    row.status as string,
+    row.queue as string,
+    row.type as string,
+    row.at_us as string,
+    (row.progress as LiveItem[5]) ?? null,
+  ];
 }
