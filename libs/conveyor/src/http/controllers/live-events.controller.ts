@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Controller, Get, Headers, Inject, Param, Query, Res, ServiceUnavailableException } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { LiveFeed } from '../../observation/live-feed/live-feed.service';
 import { LiveFilter } from '../../observation/live-feed/live-filter';
 import { positionOf } from '../../observation/live/live-event';
@@ -13,7 +13,8 @@ import { ConveyorHttpSettings } from '../options/conveyor-http-options.interface
 import { JobIdPipe } from '../pipes/job-id.pipe';
 import { conveyorValidationPipe } from '../pipes/validation.pipe';
 
-const EVENT_STREAM = 'text/event-stream';
+/** The 200 of a stream: `text/event-stream` for it alone, so the error answers stay documented as JSON. */
+const EVENT_STREAM_ANSWER = ApiOkResponse({ description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } });
 const LAST_EVENT_ID = ApiHeader({
   name: 'Last-Event-ID',
   required: false,
@@ -46,8 +47,7 @@ export class LiveEventsController {
     description: `Every job change, filtered by queue, type and status. ${STREAM_DESCRIPTION}`,
   })
   @LAST_EVENT_ID
-  @ApiProduces(EVENT_STREAM)
-  @ApiOkResponse({ description: 'An event stream.', schema: { type: 'string' } })
+  @EVENT_STREAM_ANSWER
   @ApiErrors({
     400: 'A bad filter (`details` names it).',
     503: 'Live events are unavailable (behind a transaction pooler without LISTEN_URL).',
@@ -68,8 +68,7 @@ export class LiveEventsController {
     description: `The job's current state first, then each change. ${STREAM_DESCRIPTION}`,
   })
   @ApiParam({ name: 'id', format: 'uuid', description: 'The job id.' })
-  @ApiProduces(EVENT_STREAM)
-  @ApiOkResponse({ description: 'An event stream.', schema: { type: 'string' } })
+  @EVENT_STREAM_ANSWER
   @ApiErrors({
     400: 'The id is not a UUID.',
     404: true,
