@@ -59,4 +59,13 @@ describe('Live events: a slow reader', () => {
     stalled.close();
     reading.close();
   }, 90_000);
+
+  it('ends its open streams when the app closes, so closing does not wait on them', async () => {
+    const open = await openSse(`${app.baseUrl}/events`);
+    await waitFor(async () => (await metric(app, 'conveyor_live_connections')) === 1);
+    const started = Date.now();
+    await app.close();
+    await waitFor(() => open.ended, { message: 'the stream to end' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
 });

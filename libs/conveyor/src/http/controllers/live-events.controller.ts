@@ -14,7 +14,10 @@ import { JobIdPipe } from '../pipes/job-id.pipe';
 import { conveyorValidationPipe } from '../pipes/validation.pipe';
 
 /** The 200 of a stream: `text/event-stream` for it alone, so the error answers stay documented as JSON. */
-const EVENT_STREAM_ANSWER = ApiOkResponse({ description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } });
+const EVENT_STREAM_ANSWER = ApiOkResponse({
+  description: 'An event stream.',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+});
 const LAST_EVENT_ID = ApiHeader({
   name: 'Last-Event-ID',
   required: false,

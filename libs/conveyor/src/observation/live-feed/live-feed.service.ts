@@ -25,6 +25,8 @@ interface Subscriber {
   stream: LiveStream;
   /** Position (µs) of the latest event sent, for a catch-up after the LISTEN connection was lost. */
   lastUs: bigint | null;
+  /** Whether it counts among the holders of the watch lease (from `acquire` until it leaves). */
+  holdsLease: boolean;
 }
 
 /**
@@ -92,7 +94,7 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
     });
     stream.open(headers);
     if (!stream.isOpen) return;
-    subscriber = { filter, stream, lastUs: null };
+    subscriber = { filter, stream, lastUs: null, holdsLease: false };
     this.subscribers.add(subscriber);
     this.metrics.connections.inc();
     if (!this.listenerOn) {
@@ -100,6 +102,9 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
       await this.listener.start(this);
     }
     const fresh = await this.lease.acquire();
+    subscriber.holdsLease = true;
+    // The client may have left while the lease was being taken: leave() found nothing to give back then.
+    if (!stream.isOpen) return this.releaseLease(subscriber);
     if (filter.id !== undefined) await this.sendCurrent(subscriber, filter.id);
     else if (position !== null) await this.catchUp(subscriber, BigInt(position) - CATCH_UP_MARGIN_US);
     if (fresh) {
@@ -159,10 +164,16 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
     }
   }
 
+  private releaseLease(sub: Subscriber): void {
+    if (!sub.holdsLease) return;
+    sub.holdsLease = false;
+    this.lease.release();
+  }
+
   private leave(sub: Subscriber): void {
     if (!this.subscribers.delete(sub)) return;
     this.metrics.connections.dec();
-    this.lease.release();
+    this.releaseLease(sub);
     if (this.subscribers.size === 0 && this.listenerOn) {
       this.listenerOn = false;
       void this.listener.stop();
