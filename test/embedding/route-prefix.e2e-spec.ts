@@ -92,6 +92,7 @@ describe.each(MOUNTS)('Conveyor mounted under $label', ({ label, base, options }
       await page.locator(`[data-job="${job.id}"]`).waitFor();
       await page.goto(`${base}/dashboard#/jobs/${job.id}`);
       await page.locator('div[data-view="job"]').waitFor();
+      await page.locator('body[data-live="on"]').waitFor();
       const docsLink = await page.locator('a', { hasText: 'API docs' }).evaluate((a) => (a as unknown as { href: string }).href);
       expect(new URL(docsLink).pathname).toBe(`${base}/docs`);
     } finally {
@@ -109,6 +110,10 @@ describe.each(MOUNTS)('Conveyor mounted under $label', ({ label, base, options }
         `${base}/queues/throughput`,
         `${base}/jobs`,
         `${base}/jobs/${job.id}`,
+        // Live events, which each view follows.
+        `${base}/dashboard/live.js`,
+        `${base}/events`,
+        `${base}/jobs/${job.id}/events`,
       ]),
     );
     expect(paths.filter((p) => !p.startsWith(`${base}/`))).toEqual([]);

@@ -18,7 +18,7 @@ function appSettings(overrides: Partial<AppSettings>): AppSettings {
 
 /** A context for calling the handler directly, outside the engine. */
 function directContext(signal: AbortSignal = new AbortController().signal): JobContext {
-  return { signal, attempt: 1, workerId: 'test', heartbeat: async () => undefined };
+  return { signal, attempt: 1, workerId: 'test', heartbeat: async () => undefined, progress: async () => undefined };
 }
 
 /** GENERATE_PDF through the real engine and REST API: the file on disk, its pages and text, payload checks. */

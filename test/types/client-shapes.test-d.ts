@@ -4,9 +4,9 @@
  * fails `npm run typecheck` here.
  */
 import type * as Client from '@conveyor/client';
-import type { JobErrorEntry, JobErrorKind, JobRequest, JobStatus } from '@conveyor/core';
+import type { JobErrorEntry, JobErrorKind, JobProgress, JobRequest, JobStatus } from '@conveyor/core';
 import type { ExternalLease, ExternalOutcome } from '@conveyor/core/consumer/external-workers/external-outcome.interface';
-import type { ClaimedJobDto } from '@conveyor/core/http/dto';
+import type { ClaimedJobDto, ReportProgressDto } from '@conveyor/core/http/dto';
 import type { JobView } from '@conveyor/core/http/controllers/job-view';
 import type { BulkActionResult } from '@conveyor/core/submission/bulk-actions.service';
 import type { ListJobsQueryDto } from '@conveyor/core/http/dto/list-jobs-query.dto';
@@ -24,10 +24,13 @@ export type ClientShapeChecks = [
   Expect<Equal<ClientKinds, CoreKinds>>,
   Expect<Equal<Client.JobErrorKind, JobErrorKind>>,
   Expect<Equal<Client.JobErrorEntry, JobErrorEntry>>,
+  Expect<Equal<Client.JobProgress, JobProgress>>,
   Expect<Equal<Client.Job, Wire<JobView>>>,
   Expect<Equal<Client.ClaimedJob, Wire<ClaimedJobDto>>>,
   Expect<Equal<Client.OutcomeReport, Wire<ExternalOutcome>>>,
   Expect<Equal<Client.LeaseReport, Wire<ExternalLease>>>,
+  // A progress report is the progress DTO's fields but the lease token.
+  Expect<Equal<Client.ProgressReport, Omit<ReportProgressDto, 'leaseToken'>>>,
   // The payload is typed by the caller on the client; every other field is the server's.
   Expect<Equal<Omit<Client.JobRequest, 'payload'>, Omit<JobRequest, 'payload'>>>,
   Expect<Equal<Client.BulkActionResult, Wire<BulkActionResult>>>,

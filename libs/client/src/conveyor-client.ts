@@ -1,17 +1,33 @@
 import { ConveyorClientOptions } from './conveyor-client-options.interface';
 import { HttpTransport } from './http-transport';
-import { BulkAction, BulkActionResult, Job, JobPage, JobRequest, ListJobsFilter, TERMINAL_STATUSES } from './job.types';
+import {
+  BulkAction,
+  BulkActionResult,
+  Job,
+  JobPage,
+  JobProgress,
+  JobRequest,
+  JobStatus,
+  ListJobsFilter,
+  TERMINAL_STATUSES,
+} from './job.types';
+import { serverSentEvents } from './server-sent-events';
 import { sleep } from './sleep';
 import { WaitForJobTimeoutError } from './wait-for-job-timeout.error';
-import { ClaimedJob, ClaimRequest, FailureReport, LeaseReport, OutcomeReport } from './worker-protocol.types';
+import { ClaimedJob, ClaimRequest, FailureReport, LeaseReport, OutcomeReport, ProgressReport } from './worker-protocol.types';
 
 /** Options of `waitFor`. */
 export interface WaitForJobOptions {
   /** Give up after this long (default 60 000 ms) with a WaitForJobTimeoutError. */
   timeoutMs?: number;
-  /** Pause between polls (default 500 ms). */
+  /** Pause between polls, when polling (default 500 ms). */
   intervalMs?: number;
   signal?: AbortSignal;
+  /**
+   * Follow the job's live events (`GET /jobs/:id/events`) instead of polling (default true). Without them (an older
+   * server, a proxy that refuses event streams, a dropped connection) it polls.
+   */
+  live?: boolean;
 }
 
 /**
@@ -91,10 +107,17 @@ export class ConveyorClient {
     return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/retry`);
   }
 
-  /** Polls until the job is COMPLETED, DEAD or CANCELLED, and returns it in that state. */
+  /**
+   * Waits until the job is COMPLETED, DEAD or CANCELLED, and returns it in that state: by following its live events,
+   * then reading it once; by polling when live events are unavailable or `live` is false.
+   */
   async waitFor<P = unknown, R = unknown>(id: string, options: WaitForJobOptions = {}): Promise<Job<P, R>> {
-    const { timeoutMs = 60_000, intervalMs = 500, signal } = options;
+    const { timeoutMs = 60_000, intervalMs = 500, signal, live = true } = options;
     const deadline = Date.now() + timeoutMs;
+    if (live && (await this.followUntilFinished(id, deadline, signal))) {
+      const job = await this.get<P, R>(id, { signal });
+      if (TERMINAL_STATUSES.includes(job.status)) return job;
+    }
     for (;;) {
       const job = await this.get<P, R>(id, { signal });
       if (TERMINAL_STATUSES.includes(job.status)) return job;
@@ -103,6 +126,31 @@ export class ConveyorClient {
       await sleep(Math.min(intervalMs, left), signal);
       signal?.throwIfAborted();
     }
+  }
+
+  /**
+   * Follows the job's live events until one says it finished (true), or until the deadline, the caller's signal, or
+   * the stream failing or ending (false: the caller polls, which also reports a timeout or a missing job).
+   */
+  private async followUntilFinished(id: string, deadline: number, signal?: AbortSignal): Promise<boolean> {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    const done = new AbortController();
+    const stop = AbortSignal.any([done.signal, AbortSignal.timeout(left), ...(signal ? [signal] : [])]);
+    try {
+      const body = await this.http.stream(`/jobs/${encodeURIComponent(id)}/events`, stop);
+      for await (const event of serverSentEvents(body)) {
+        if (event.event !== 'job') continue;
+        const status = (JSON.parse(event.data) as { status?: JobStatus }).status;
+        if (status !== undefined && TERMINAL_STATUSES.includes(status)) return true;
+      }
+    } catch {
+      // No stream (404 from a server without live events, 503, a network error) or a dropped one: poll instead.
+    } finally {
+      done.abort();
+    }
+    signal?.throwIfAborted();
+    return false;
   }
 
   /** Claims up to `max` ready jobs of a queue for an external worker. Needs a worker key. */
@@ -115,6 +163,14 @@ export class ConveyorClient {
   }
 
   /** Extends a claimed job's lease (a 409 once the lease is lost). */
+  /**
+   * Reports a claimed job's progress: `percent` (0–100) and/or `data` (a JSON object of at most 1 KiB). A 409 once
+   * the lease token no longer holds the job. Needs a worker key.
+   */
+  reportProgress(id: string, leaseToken: string, progress: ProgressReport): Promise<JobProgress> {
+    return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/progress`, { body: { leaseToken, ...progress } });
+  }
+
   heartbeat(id: string, leaseToken: string, leaseMs?: number): Promise<LeaseReport> {
     return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/heartbeat`, { body: { leaseToken, leaseMs } });
   }

@@ -43,6 +43,31 @@ export class HttpTransport {
     if (!res.ok) throw new ConveyorHttpError(res.status, parseErrorBody(text), method, path, retryAfterMs(res.headers.get('retry-after')));
     return (text ? JSON.parse(text) : undefined) as T;
   }
+
+  /** An event stream of `path` (see openEventStream). */
+  stream(path: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    return openEventStream(this.options, this.baseUrl, path, signal);
+  }
+}
+
+/**
+ * Opens an event stream (`Accept: text/event-stream`) with the API key; no timeout of its own, so it lasts until
+ * `signal` aborts or the server ends it. A non-2xx answer is a ConveyorHttpError, as for `request`.
+ */
+export async function openEventStream(
+  options: ConveyorClientOptions,
+  baseUrl: string,
+  path: string,
+  signal: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
+  const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const res = await (options.fetch ?? fetch)(new URL(baseUrl + path), { method: 'GET', headers, signal });
+  if (!res.ok || !res.body) {
+    const text = await res.text().catch(() => '');
+    throw new ConveyorHttpError(res.status, parseErrorBody(text), 'GET', path, retryAfterMs(res.headers.get('retry-after')));
+  }
+  return res.body;
 }
 
 /** The server's error body, or null when the answer was not one (a proxy's HTML page, say). */

@@ -84,6 +84,16 @@ export interface Job<P = unknown, R = unknown> {
   updatedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** What the current or latest attempt last reported of its progress; null before it reports any. */
+  progress: JobProgress | null;
+}
+
+/** How far a running job has come, as its handler or worker last reported it. */
+export interface JobProgress {
+  /** 0–100, or null when only `data` was reported. */
+  percent: number | null;
+  /** A small JSON object of the handler's own, or null when only `percent` was reported. */
+  data: Record<string, unknown> | null;
 }
 
 /** A submission: `type` and `payload`, the rest optional. Give `runAt` or `delayMs`, not both. */

@@ -54,3 +54,11 @@ export interface LeaseReport {
   id: string;
   lockedUntil: string;
 }
+
+/** A progress report of a claimed job (`POST /jobs/:id/progress`): `percent`, `data` or both. */
+export interface ProgressReport {
+  /** 0–100. */
+  percent?: number;
+  /** A small JSON object of your own, at most 1 KiB as JSON. */
+  data?: Record<string, unknown>;
+}

@@ -13,6 +13,7 @@ import { HealthModule } from './observation/health/health.module';
 import { JobsModule } from './submission/jobs.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MetricsModule } from './observation/metrics/metrics.module';
+import { LiveFeedModule } from './observation/live-feed/live-feed.module';
 import { MigrationRunner } from './storage/migrations/migration-runner.service';
 import { MigratorService } from './storage/migrations/migrator.service';
 import { ClaimTrigger } from './consumer/claim-trigger';
@@ -20,11 +21,14 @@ import { LocalPickupService } from './consumer/local-pickup/local-pickup.service
 import { PICKUP_HOOKS } from './consumer/pickup-hooks';
 import { LOCAL_PICKUP } from './submission/local-pickup.port';
 import { WorkerOrchestrator } from './worker-orchestrator.service';
+import { LivePublisher } from './observation/live/live-publisher.service';
+import { LiveWatchDetector } from './observation/live/live-watch-detector.service';
 
 /**
  * Shared by the engine's modules. The ClaimTrigger is here because maintenance calls it as well as the consumer. The
  * local pickup is bound here to both of its ports: LOCAL_PICKUP, which the job service hands its inserts to, and
- * PICKUP_HOOKS, through which the poller and the notification listener reach it.
+ * PICKUP_HOOKS, through which the poller and the notification listener reach it. The live publisher is here because
+ * every writer (submission, consumer, maintenance, cron) announces its changes through it.
  */
 const core = [
   ConveyorDatabase,
@@ -35,6 +39,8 @@ const core = [
   { provide: LOCAL_PICKUP, useExisting: LocalPickupService },
   { provide: PICKUP_HOOKS, useExisting: LocalPickupService },
   MigratorService,
+  LiveWatchDetector,
+  LivePublisher,
 ];
 
 /** The engine's parts, imported and handed on to the app as they are. */
@@ -47,6 +53,7 @@ const engineModules = [
   CronModule,
   HealthModule,
   MetricsModule,
+  LiveFeedModule,
 ];
 
 /**

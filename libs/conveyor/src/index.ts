@@ -18,6 +18,7 @@ export * from './observation/health/conveyor-health.indicator';
 export * from './job/job';
 export * from './job/job-error-entry.interface';
 export * from './job/job-error-kind';
+export * from './job/job-progress';
 export * from './submission/job-request.interface';
 export * from './job/job-status';
 export * from './submission/jobs.service';

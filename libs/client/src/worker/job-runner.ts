@@ -1,7 +1,7 @@
 import { ConveyorClient } from '../conveyor-client';
 import { ConveyorHttpError } from '../conveyor-http.error';
 import { sleep } from '../sleep';
-import { ClaimedJob } from '../worker-protocol.types';
+import { ClaimedJob, ProgressReport } from '../worker-protocol.types';
 import { JobCancelledError, LeaseLostError, WorkerStoppedError } from './abort-reasons';
 import { failureReport } from './failure-report';
 import { WorkerContext, WorkerHandler } from './worker-handler.types';
@@ -65,6 +65,7 @@ export class JobRun {
         attempt: job.attempts,
         workerId: settings.workerId,
         heartbeat: () => this.heartbeat(),
+        progress: (progress) => this.progress(progress),
       };
       let report: () => Promise<unknown>;
       try {
@@ -101,6 +102,20 @@ export class JobRun {
         throw reason;
       }
       this.settings.onError(err, this.job);
+      throw err;
+    }
+  }
+
+  /** Reports progress under the claim's token; a 409/404 means the claim is gone, as for a heartbeat. */
+  private async progress(progress: ProgressReport): Promise<void> {
+    if (this.lost) throw new LeaseLostError(this.job.id);
+    try {
+      await this.settings.client.reportProgress(this.job.id, this.job.leaseToken, progress);
+    } catch (err) {
+      if (isClaimGone(err)) {
+        this.loseClaim();
+        throw new LeaseLostError(this.job.id);
+      }
       throw err;
     }
   }

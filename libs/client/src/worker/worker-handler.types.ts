@@ -1,4 +1,4 @@
-import { ClaimedJob } from '../worker-protocol.types';
+import { ClaimedJob, ProgressReport } from '../worker-protocol.types';
 
 /** What a `runWorker` handler gets besides its job. */
 export interface WorkerContext {
@@ -12,6 +12,11 @@ export interface WorkerContext {
   workerId: string;
   /** Extends the lease now; throws LeaseLostError when the claim is gone. Leases are also extended on a timer. */
   heartbeat(): Promise<void>;
+  /**
+   * Reports how far the job has come (`percent` 0–100 and/or `data`, a small JSON object): stored on the job and
+   * sent to live subscribers. Throws LeaseLostError when the claim is gone.
+   */
+  progress(progress: ProgressReport): Promise<void>;
 }
 
 /**

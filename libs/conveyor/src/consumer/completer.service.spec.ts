@@ -13,6 +13,7 @@ const tables = {
   jobs: '"s"."conveyor_jobs"',
   queues: '"s"."conveyor_queues"',
   leadership: '"s"."conveyor_leadership"',
+  liveWatch: '"s"."conveyor_live_watch"',
   key: 's',
 };
 

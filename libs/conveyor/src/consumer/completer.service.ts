@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { LivePublisher } from '../observation/live/live-publisher.service';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { isConnectionError } from '../storage/connections/connection-errors';
@@ -55,6 +56,7 @@ export class Completer {
     private readonly trigger: ClaimTrigger,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
     private readonly connection: WorkerConnection,
+    @Optional() private readonly live?: LivePublisher,
   ) {}
 
   /** Outcomes waiting or being written. */
@@ -148,6 +150,9 @@ export class Completer {
     );
     const written = writtenAt(rows[0]);
     for (let i = 0; i < batch.length; i++) batch[i].done(written(i));
+    if (this.live?.watching) {
+      this.live.announce(batch.filter((_, i) => written(i)).map((p) => ({ id: p.row.id, status: p.row.status })));
+    }
   }
 
   private async writeAlone(p: Pending): Promise<void> {

@@ -12,19 +12,28 @@ import { completedRow, failureRow, handBackRow } from './outcome-rows';
 /** Extends the lease of a held job; rejects when the claim is gone. */
 export type Heartbeat = (held: HeldJob) => Promise<void>;
 
+/** Stores a progress report of a held job; rejects for a bad report or when the claim is gone. */
+export type ProgressReport = (held: HeldJob, progress: unknown) => Promise<void>;
+
+/** What an attempt may tell the pool while it runs. */
+export interface AttemptReports {
+  heartbeat: Heartbeat;
+  progress: ProgressReport;
+}
+
 /** Told how an attempt ended: the row to write back, or null when nothing may be written (the claim was lost). */
 export type AttemptDone = (row: FinishRow | null) => void;
 
 /**
- * The context a handler gets; a class so every attempt's context has one shape. `heartbeat` is made when a
- * handler reads it (most never do), bound to this attempt, so it can be passed around on its own.
+ * The context a handler gets; a class so every attempt's context has one shape. `heartbeat` and `progress` are made
+ * when a handler reads them (most never do), bound to this attempt, so they can be passed around on their own.
  */
 class AttemptContext implements JobContext {
   constructor(
     private readonly held: HeldJob,
     readonly attempt: number,
     readonly workerId: string,
-    private readonly beat: Heartbeat,
+    private readonly reports: AttemptReports,
   ) {}
 
   get signal(): AbortSignal {
@@ -32,7 +41,11 @@ class AttemptContext implements JobContext {
   }
 
   get heartbeat(): () => Promise<void> {
-    return () => this.beat(this.held);
+    return () => this.reports.heartbeat(this.held);
+  }
+
+  get progress(): (progress: unknown) => Promise<void> {
+    return (progress) => this.reports.progress(this.held, progress);
   }
 }
 
@@ -55,7 +68,7 @@ export class JobExecutor {
 
   constructor(@Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions) {}
 
-  execute(held: HeldJob, heartbeat: Heartbeat, done: AttemptDone): void {
+  execute(held: HeldJob, reports: AttemptReports, done: AttemptDone): void {
     const { job, handler } = held;
     let settled = false;
     const settle = (ok: boolean, value: unknown) => {
@@ -81,7 +94,7 @@ export class JobExecutor {
       if (settled) return;
       let returned: unknown;
       try {
-        returned = handler.instance.handle(job, new AttemptContext(held, job.attempts, this.options.workerId, heartbeat));
+        returned = handler.instance.handle(job, new AttemptContext(held, job.attempts, this.options.workerId, reports));
       } catch (err) {
         fail(err);
         return;

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LivePublisher } from '../observation/live/live-publisher.service';
 import { CLAIM_STRATEGY, CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ClaimStrategy } from './claiming/claim-strategy.interface';
@@ -42,6 +43,7 @@ export class JobPoller implements ClaimWaker {
     private readonly events: ConveyorEvents,
     private readonly trigger: ClaimTrigger,
     @Inject(PICKUP_HOOKS) private readonly pickup: PickupHooks,
+    private readonly live: LivePublisher,
   ) {
     this.rules = new WakeRules(options.pollIntervalMs);
   }
@@ -152,6 +154,7 @@ export class JobPoller implements ClaimWaker {
         this.lastErrorMessage = null;
         this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
         this.pool.accept(jobs, claimSentAt);
+        if (jobs.length > 0 && this.live.watching) this.live.announce(jobs.map((j) => ({ id: j.id, status: j.status })));
         this.pickup.claimReturned(claimNo, jobs);
         const full = this.rules.onClaimed(
           {

@@ -6,6 +6,8 @@ import { abandonConnection } from '../storage/connections/statement-deadline';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { parseCancelNotice } from '../storage/statements/cancel-notice.codec';
+import { parseWatchNotice } from '../storage/statements/watch-notice.codec';
+import { LiveWatchDetector } from '../observation/live/live-watch-detector.service';
 import { ClaimTrigger } from './claim-trigger';
 import { WorkerPool } from './worker-pool.service';
 import { PICKUP_HOOKS, PickupHooks } from './pickup-hooks';
@@ -20,7 +22,8 @@ const MAX_RETRY_MS = 2000;
 /**
  * Holds one dedicated connection that LISTENs on the jobs channel and wakes the poller (ClaimTrigger), except for
  * the echo of an insert of this instance's, which woke it already (the local pickup pairs the two), and hands the
- * worker pool the cancel notices addressed to this instance (a running job an operator cancelled). It is a session
+ * worker pool the cancel notices addressed to this instance (a running job an operator cancelled), and the live-watch
+ * detector the watch notices (some instance serves live subscribers). It is a session
  * of its own: `listenUrl` when set (past a pooler), and none behind a pooler in transaction mode without it
  * (ConveyorDatabase's `listenerConfig`), where workers find new jobs at their poll.
  * When the connection drops (restart, pg_terminate_backend) it reconnects with backoff and then
@@ -44,6 +47,7 @@ export class NotificationListener {
     @Inject(PICKUP_HOOKS) private readonly pickup: PickupHooks,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
     private readonly pool: WorkerPool,
+    private readonly watch: LiveWatchDetector,
   ) {}
 
   get isListening(): boolean {
@@ -69,6 +73,7 @@ export class NotificationListener {
     const client = this.client;
     this.client = null;
     this.connected = false;
+    this.watch.setListening(false);
     await client?.end().catch(() => undefined);
   }
 
@@ -85,6 +90,7 @@ export class NotificationListener {
       await client.connect();
       await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.channel)}`);
       this.connected = true;
+      this.watch.setListening(true);
       if (this.retryMs > 100) this.logger.log('Listening for new jobs again');
       this.retryMs = 100;
       this.probeTimer ??= setInterval(() => void this.probe(), PROBE_EVERY_MS);
@@ -97,9 +103,12 @@ export class NotificationListener {
   /**
    * A NOTIFY from backend `pid`: its payload is the earliest run_at (epoch ms) among the rows it announces. One that
    * echoes an insert of this instance's, which woke the poller already, wakes nothing. A cancel notice addressed to
-   * this instance's worker id goes to the pool; one addressed to another instance is ignored.
+   * this instance's worker id goes to the pool; one addressed to another instance is ignored. A watch notice goes to
+   * the live-watch detector.
    */
   private notified(payload: string | undefined, pid: number): void {
+    const watchMs = parseWatchNotice(payload);
+    if (watchMs !== null) return this.watch.noticed(watchMs);
     const cancel = parseCancelNotice(payload);
     if (cancel) {
       if (cancel.owner === this.options.workerId) this.pool.cancelled(cancel.jobId, cancel.token);
@@ -125,6 +134,7 @@ export class NotificationListener {
     if (client !== this.client) return;
     this.client = null;
     this.connected = false;
+    this.watch.setListening(false);
     client.removeAllListeners('end');
     client.on('error', () => undefined);
     abandonConnection(client);

@@ -1,4 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { LivePublisher } from '../observation/live/live-publisher.service';
+import { JobStatus } from '../job/job-status';
+import { jobSetProgress } from '../storage/statements/job-set-progress.sql';
+import { readJobProgress } from './job-progress.reader';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
@@ -17,7 +21,7 @@ import { Completer } from './completer.service';
 import { EarlyCancels } from './early-cancels';
 import { HeldJob } from './held-job';
 import { PrefetchSizer } from './prefetch-sizer';
-import { JobExecutor } from './job-executor.service';
+import { AttemptReports, JobExecutor } from './job-executor.service';
 import { logOutcome } from './job-outcome-log';
 import { handBackRow, outcomeOf } from './outcome-rows';
 
@@ -72,6 +76,7 @@ export class WorkerPool {
     private readonly completer: Completer,
     private readonly events: ConveyorEvents,
     private readonly trigger: ClaimTrigger,
+    @Optional() private readonly live?: LivePublisher,
   ) {
     this.prefetch = new PrefetchSizer(options.prefetch, 2 * options.claimBatchSize);
   }
@@ -338,7 +343,7 @@ export class WorkerPool {
     bump(this.runningByQueue, job.queue, 1);
     bump(this.runningByType, job.type, 1);
     this.events.emit('started', job, job.runAt);
-    this.executor.execute(held, this.heartbeat, (row) => this.ran(held, row));
+    this.executor.execute(held, this.reports, (row) => this.ran(held, row));
   }
 
   /** An attempt ended: free its slot, queue its outcome (null: the claim was lost, write nothing). */
@@ -402,6 +407,21 @@ export class WorkerPool {
     }
     this.leasesExtended([held.job.id], sentAt);
   };
+
+  /** A handler's progress report, stored only while the claim holds (the lease token fences it); throws otherwise. */
+  private readonly progress = async (held: HeldJob, input: unknown): Promise<void> => {
+    const progress = readJobProgress(input);
+    const stmt = jobSetProgress(this.db.tables, held.job.id, held.token, JSON.stringify(progress));
+    const { rows } = await run<{ id: string }>(this.db.pool, stmt);
+    if (rows.length === 0) {
+      this.markLost([held.job.id]);
+      throw new LeaseLostError(held.job.id);
+    }
+    this.live?.announce([{ id: held.job.id, status: JobStatus.RUNNING }]);
+  };
+
+  /** What every attempt may report while it runs. */
+  private readonly reports: AttemptReports = { heartbeat: this.heartbeat, progress: this.progress };
 
   private loadByGroup(): { types: Map<string, number>; queues: Map<string, number> } {
     const types = new Map(this.runningByType);

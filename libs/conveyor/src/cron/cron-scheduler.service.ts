@@ -3,6 +3,7 @@ import { ConveyorDatabase } from '../storage/connections/conveyor-database.servi
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { insertRows } from '../submission/insert-rows';
+import { LivePublisher } from '../observation/live/live-publisher.service';
 import { JobRequestValidator } from '../submission/job-request.validator';
 import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
 import { LogRecord } from '../observation/logging/log-record';
@@ -64,6 +65,7 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
     private readonly db: ConveyorDatabase,
     private readonly validator: JobRequestValidator,
     private readonly events: ConveyorEvents,
+    private readonly live: LivePublisher,
   ) {}
 
   /**
@@ -163,6 +165,10 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
       }
       if (rows.length === 0) return { now, created: [] as JobRow[] };
       const { rows: inserted } = await insertRows(tx, t, rows);
+      await this.live.announceIn(
+        tx,
+        [...inserted.values()].map((r) => ({ id: r.id as string, status: r.status as string })),
+      );
       await run(tx, scheduleAdvanceMany(t, advances));
       return { now, created: [...inserted.values()] };
     });

@@ -15,4 +15,10 @@ export interface JobContext {
    * Throws when the claim was lost, so a long job can stop early.
    */
   heartbeat(): Promise<void>;
+  /**
+   * Reports how far the job has come: a percentage (0–100), or `{ percent, data }` with a small JSON object of your
+   * own (at most 1 KiB as JSON), or both. Stored on the job (`progress`), shown in the dashboard and sent to live
+   * subscribers. Rejects with a JobValidationError for a bad report, and like `heartbeat` when the claim was lost.
+   */
+  progress(progress: number | { percent?: number | null; data?: Record<string, unknown> | null }): Promise<void>;
 }

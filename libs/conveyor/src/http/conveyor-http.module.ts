@@ -12,6 +12,7 @@ import { HealthController } from './controllers/health.controller';
 import { InstancesController } from './controllers/instances.controller';
 import { JobsController } from './controllers/jobs.controller';
 import { JobsBulkController } from './controllers/jobs-bulk.controller';
+import { LiveEventsController } from './controllers/live-events.controller';
 import { MetricsController } from './controllers/metrics.controller';
 import { ApiDocsController } from './controllers/api-docs.controller';
 import { ApiDocsService } from './openapi/api-docs.service';
@@ -34,6 +35,7 @@ import { validateConveyorHttpOptions } from './options/validate-conveyor-http-op
     AccessController,
     JobsBulkController,
     JobsController,
+    LiveEventsController,
     QueuesController,
     SchedulesController,
     InstancesController,

@@ -1,4 +1,5 @@
 import { JobErrorEntry } from './job-error-entry.interface';
+import { JobProgress } from './job-progress';
 import { JobStatus } from './job-status';
 
 /**
@@ -46,4 +47,6 @@ export interface Job<P = unknown, R = unknown> {
   updatedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** What the current or latest attempt last reported of its progress; null before it reports any. */
+  progress: JobProgress | null;
 }

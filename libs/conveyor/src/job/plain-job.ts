@@ -1,5 +1,6 @@
 import { JobErrorEntry } from './job-error-entry.interface';
 import { Job } from './job';
+import { JobProgress } from './job-progress';
 import { JobStatus } from './job-status';
 
 /**
@@ -32,4 +33,5 @@ export class PlainJob<P = unknown, R = unknown> implements Job<P, R> {
   updatedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  progress: JobProgress | null;
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LivePublisher } from '../observation/live/live-publisher.service';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
@@ -31,6 +32,7 @@ export class LeaseSweeper {
   constructor(
     private readonly db: ConveyorDatabase,
     private readonly events: ConveyorEvents,
+    private readonly live: LivePublisher,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
   ) {}
 
@@ -40,6 +42,7 @@ export class LeaseSweeper {
     for (;;) {
       const { rows } = await run<RescuedRow>(this.db.pool, jobRescueExpired(this.db.tables, BATCH, MESSAGES.leaseExpiredPrefix, term));
       total += rows.length;
+      this.live.announce(rows.map((r) => ({ id: r.id, status: r.status })));
       for (const r of rows) {
         const job = { id: r.id, type: r.type, attempts: r.attempts };
         const fields = { queue: r.queue, status: r.status, sweptBy: this.options.workerId };

@@ -5,6 +5,7 @@
 
 -- Migrations applied ({schema}.conveyor_migrations):
 --   0001 baseline
+--   0002 live
 --   0003 schedule-control-and-instances
 
 CREATE OR REPLACE FUNCTION {schema}.conveyor_notify_inserted()
@@ -77,6 +78,7 @@ CREATE TABLE {schema}.conveyor_jobs (
   started_at       timestamp with time zone,
   finished_at      timestamp with time zone,
   unique_key       text,
+  progress         jsonb,
   CONSTRAINT conveyor_jobs_max_attempts_check CHECK ((max_attempts >= 1)),
   CONSTRAINT conveyor_jobs_pkey PRIMARY KEY (id),
   CONSTRAINT conveyor_jobs_status_check CHECK ((status = ANY (ARRAY['SCHEDULED'::text, 'PENDING'::text, 'RUNNING'::text, 'RETRYING'::text, 'COMPLETED'::text, 'DEAD'::text, 'CANCELLED'::text])))
@@ -95,6 +97,12 @@ CREATE TABLE {schema}.conveyor_leadership (
   term       bigint NOT NULL,
   expires_at timestamp with time zone NOT NULL,
   CONSTRAINT conveyor_leadership_pkey PRIMARY KEY (name)
+);
+
+CREATE TABLE {schema}.conveyor_live_watch (
+  holder     text NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  CONSTRAINT conveyor_live_watch_pkey PRIMARY KEY (holder)
 );
 
 CREATE TABLE {schema}.conveyor_migrations (

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { LivePublisher } from '../observation/live/live-publisher.service';
+import { JobStatus } from '../job/job-status';
 import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
@@ -21,7 +23,10 @@ export interface BulkRetryResult {
  */
 @Injectable()
 export class BulkRetryService {
-  constructor(private readonly db: ConveyorDatabase) {}
+  constructor(
+    private readonly db: ConveyorDatabase,
+    private readonly live: LivePublisher,
+  ) {}
 
   async retryMany(filter: JobRetryManyFilter): Promise<BulkRetryResult> {
     const key = filter.key?.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -30,6 +35,7 @@ export class BulkRetryService {
       throw isUniqueViolation(err, UNIQUE_KEY_INDEX) ? new JobStateConflictError(MESSAGES.bulkRetryUniqueKeyRace) : err;
     });
     if (rows.length > 0) await run(this.db.pool, jobsNotifyReady(this.db.channel));
+    this.live.announce(rows.map((r) => ({ id: r.id, status: JobStatus.PENDING })));
     return { retried: rows.length, ids: rows.map((r) => r.id) };
   }
 }

@@ -7,6 +7,8 @@ import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
 import { JobNotFoundError, JobStateConflictError, JobValidationError, UniqueKeyConflictError } from '../errors/job-request.errors';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
+import { DELETED } from '../observation/live/live-event';
+import { LivePublisher } from '../observation/live/live-publisher.service';
 import {
   jobCancel,
   jobDeleteFinished,
@@ -51,6 +53,7 @@ export class JobsService {
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
     @Inject(LOCAL_PICKUP) private readonly pickup: LocalPickup,
     private readonly shared: SharedInsertService,
+    private readonly live: LivePublisher,
   ) {}
 
   /**
@@ -80,6 +83,7 @@ export class JobsService {
     const row = this.validator.toRow(input);
     const { stored, created } = runner === this.db.pool ? await this.shared.insert(row) : await this.insertAlone(row, runner);
     const job = mapJobRow(stored);
+    if (created && this.live.watching) await this.live.announceIn(runner, [{ id: job.id, status: job.status }]);
     if (created) this.events.emit('submitted', [job]);
     return { job, created };
   }
@@ -136,6 +140,12 @@ export class JobsService {
     const mapped = new Map<JobRow, Job>();
     const jobOf = (r: JobRow) => mapped.get(r) ?? mapped.set(r, mapJobRow(r)).get(r)!;
     const jobs = answers.map(jobOf);
+    if (created.length > 0 && this.live.watching) {
+      await this.live.announceIn(
+        callerRunner ?? this.db.pool,
+        created.map((r) => ({ id: r.id as string, status: r.status as string })),
+      );
+    }
     if (created.length > 0) this.events.emit('submitted', created.map(jobOf));
     return jobs;
   }
@@ -173,6 +183,7 @@ export class JobsService {
     const { rows } = await run<JobRow>(this.db.pool, jobCancel(this.db.tables, id, this.db.channel));
     if (rows.length === 1) {
       const job = mapJobRow(rows[0]);
+      this.live.announce([{ id: job.id, status: job.status }]);
       this.events.emit('cancelled', job);
       return job;
     }
@@ -188,7 +199,9 @@ export class JobsService {
     const { rows } = await run<JobRow>(this.db.pool, jobRunNow(this.db.tables, id));
     if (rows.length === 1) {
       await run(this.db.pool, jobsNotifyReady(this.db.channel));
-      return mapJobRow(rows[0]);
+      const job = mapJobRow(rows[0]);
+      this.live.announce([{ id: job.id, status: job.status }]);
+      return job;
     }
     const job = await this.get(id);
     throw new JobStateConflictError(MESSAGES.cannotRunNow(job.status), job.status);
@@ -207,6 +220,7 @@ export class JobsService {
     );
     if (rows.length === 1) {
       await run(this.db.pool, jobsNotifyReady(this.db.channel));
+      this.live.announce([{ id: rows[0].id as string, status: JobStatus.PENDING }]);
       return mapJobRow(rows[0]);
     }
     const job = await this.get(id);
@@ -223,8 +237,8 @@ export class JobsService {
 
   /** Deletes a job in a terminal state (DEAD jobs are kept until an operator retries or purges them). */
   async purge(id: string): Promise<void> {
-    const { rows } = await run(this.db.pool, jobDeleteFinished(this.db.tables, id));
-    if (rows.length === 1) return;
+    const { rows } = await run<{ id: string; queue: string; type: string }>(this.db.pool, jobDeleteFinished(this.db.tables, id));
+    if (rows.length === 1) return this.live.announce([{ id, status: DELETED, queue: rows[0].queue, type: rows[0].type }]);
     const job = await this.get(id);
     throw new JobStateConflictError(MESSAGES.cannotPurge(job.status), job.status);
   }

@@ -11,6 +11,7 @@ const tables: SqlTables = {
   jobs: '"s".conveyor_jobs',
   queues: '"s".conveyor_queues',
   leadership: '"s".conveyor_leadership',
+  liveWatch: '"s".conveyor_live_watch',
   key: 'k',
 };
 

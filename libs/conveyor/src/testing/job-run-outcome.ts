@@ -1,4 +1,5 @@
 import { Job } from '../job/job';
+import { JobProgress } from '../job/job-progress';
 
 /**
  * What the engine would do with a job after one attempt, as `runJob` classifies it:
@@ -21,4 +22,6 @@ export type JobRunOutcome<R = unknown> =
 export type JobRun<P = unknown, R = unknown> = JobRunOutcome<R> & {
   job: Job<P>;
   heartbeats: number;
+  /** Every progress report, in order, as it would be stored. */
+  progress: JobProgress[];
 };

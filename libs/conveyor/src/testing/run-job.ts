@@ -5,6 +5,8 @@ import { RetryLaterError } from '../errors/retry-later.error';
 import { JobContext } from '../handlers/job-context.interface';
 import { JobHandlerHost } from '../handlers/job-handler.host';
 import { Job } from '../job/job';
+import { JobProgress } from '../job/job-progress';
+import { readJobProgress } from '../consumer/job-progress.reader';
 import { JobStatus } from '../job/job-status';
 import { failureRow } from '../consumer/outcome-rows';
 import { JobRun, JobRunOutcome } from './job-run-outcome';
@@ -25,6 +27,8 @@ export interface RunJobOptions<P> {
   signal?: AbortSignal;
   /** Replaces `heartbeat` (e.g. to make it reject as a lost claim would); calls are counted either way. */
   heartbeat?: () => Promise<void>;
+  /** Replaces `progress` (e.g. to make it reject as a lost claim would); reports are recorded either way. */
+  progress?: (progress: JobProgress) => Promise<void>;
   workerId?: string;
   /** Any other field of the job the handler receives (type, queue, id...). */
   job?: Partial<Job<P>>;
@@ -48,6 +52,8 @@ export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, op
   });
   let heartbeats = 0;
   const beat = options.heartbeat ?? (() => Promise.resolve());
+  const reported: JobProgress[] = [];
+  const report = options.progress ?? (() => Promise.resolve());
   const context: JobContext = {
     signal: options.signal ?? new AbortController().signal,
     attempt: job.attempts,
@@ -56,6 +62,11 @@ export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, op
       heartbeats++;
       return beat();
     },
+    progress: async (input) => {
+      const progress = readJobProgress(input);
+      reported.push(progress);
+      return report(progress);
+    },
   };
   let outcome: JobRunOutcome<R>;
   try {
@@ -63,7 +74,7 @@ export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, op
   } catch (error) {
     outcome = classifyFailure(job, error, { ...defaults.backoff, ...options.backoff }, options.maxSnoozes ?? defaults.maxSnoozes);
   }
-  return { ...outcome, job, heartbeats };
+  return { ...outcome, job, heartbeats, progress: reported };
 }
 
 function classifyFailure<R>(job: Job, error: unknown, backoff: BackoffOptions, maxSnoozes: number): JobRunOutcome<R> {

@@ -8,6 +8,7 @@ import { JobNotFoundError, JobStateConflictError, JobValidationError } from '../
 import { PermanentJobError } from '../../errors/permanent-job.error';
 import { RetryLaterError } from '../../errors/retry-later.error';
 import { ConveyorEvents } from '../../observation/events/conveyor-events.service';
+import { LivePublisher } from '../../observation/live/live-publisher.service';
 import { HandlerRegistry } from '../../handlers/handler-registry.service';
 import { Job } from '../../job/job';
 import { JobRow, mapJobRow } from '../../storage/statements/job-row.mapper';
@@ -18,6 +19,9 @@ import { FinishAnswer } from '../../storage/statements/finish-answer.codec';
 import { FinishRow } from '../../storage/statements/finish-row';
 import { jobFinishMany } from '../../storage/statements/job-finish-many.sql';
 import { jobGetById } from '../../storage/statements/job-get-by-id.sql';
+import { jobSetProgress } from '../../storage/statements/job-set-progress.sql';
+import { JobProgress } from '../../job/job-progress';
+import { readJobProgress } from '../job-progress.reader';
 import { run } from '../../storage/statements/statement';
 import { logOutcome } from '../job-outcome-log';
 import { completedRow, failureRow, outcomeOf } from '../outcome-rows';
@@ -37,6 +41,7 @@ const UNKNOWN_HOLDER = 'an external worker';
  *   a lease, exactly as for in-process workers (which never claim external types).
  * - **heartbeat**: extends the lease, only while the job is still RUNNING under that token. A job an operator
  *   cancelled is answered with a 409 whose `jobStatus` is CANCELLED: the worker stops it and reports nothing.
+ * - **progress**: stores a progress report on the job, under the same guard.
  * - **complete / fail**: the outcome row is built by the functions in-process outcomes use (`completedRow`,
  *   `failureRow`: backoff, attempts, snoozes, DEAD) and written by the same guarded statement, which changes
  *   the row only while it is RUNNING under that token. A worker whose lease expired — the sweeper rescued
@@ -58,6 +63,7 @@ export class ExternalWorkers {
     private readonly db: ConveyorDatabase,
     private readonly registry: HandlerRegistry,
     private readonly events: ConveyorEvents,
+    private readonly live: LivePublisher,
   ) {}
 
   /**
@@ -77,6 +83,7 @@ export class ExternalWorkers {
     const filter = { types, excludedQueues: [], onlyQueues: [queue], limit };
     const jobs = await this.strategy.claim(filter, request.workerId, request.leaseMs ?? this.options.leaseMs);
     this.events.emit('claimed', jobs, limit);
+    this.live.announce(jobs.map((j) => ({ id: j.id, status: j.status })));
     // Handing a job to its worker is as close to "its handler started" as this side can see.
     for (const job of jobs) this.events.emit('started', job, job.runAt);
     return jobs;
@@ -88,6 +95,15 @@ export class ExternalWorkers {
     const { rows } = await run<{ id: string; locked_until: Date }>(this.db.pool, stmt);
     if (rows.length === 1) return { id, lockedUntil: rows[0].locked_until };
     throw this.refuse(await this.get(id));
+  }
+
+  /** Stores a progress report (checked by readJobProgress), only while the job is RUNNING under this token. */
+  async progress(id: string, leaseToken: string, input: unknown): Promise<JobProgress> {
+    const progress = readJobProgress(input);
+    const { rows } = await run<{ id: string }>(this.db.pool, jobSetProgress(this.db.tables, id, leaseToken, JSON.stringify(progress)));
+    if (rows.length === 0) throw this.refuse(await this.get(id));
+    this.live.announce([{ id, status: JobStatus.RUNNING }]);
+    return progress;
   }
 
   /** Completes the job with `result` (already checked to be storable). */
@@ -121,6 +137,7 @@ export class ExternalWorkers {
   private async write(job: Job, row: FinishRow): Promise<ExternalOutcome> {
     const { rows } = await run<FinishAnswer>(this.db.pool, jobFinishMany(this.db.tables, [row]));
     if (rows[0].written === 0) throw this.refuse(await this.get(job.id));
+    this.live.announce([{ id: job.id, status: row.status }]);
     const durationMs = job.startedAt ? Math.max(0, Date.now() - job.startedAt.getTime()) : 0;
     const outcome = outcomeOf(row);
     this.events.emit('finished', job, row.status, durationMs, outcome);

@@ -14,7 +14,10 @@ import {
   HeartbeatJobDto,
   JobLeaseDto,
   JobOutcomeDto,
+  JobProgressDto,
+  ReportProgressDto,
 } from '../dto';
+import { JobProgress } from '../../job/job-progress';
 import { JobIdPipe } from '../pipes/job-id.pipe';
 import { ApiAccess, ApiErrors } from '../openapi';
 import { QueueNamePipe } from '../pipes/queue-name.pipe';
@@ -64,6 +67,28 @@ export class ExternalWorkersController {
   @ApiErrors({ 400: true, 404: true, 409: CONFLICT, 413: true, 503: true })
   heartbeat(@Param('id', JobIdPipe) id: string, @Body(conveyorValidationPipe()) body: HeartbeatJobDto): Promise<ExternalLease> {
     return this.workers.heartbeat(id, body.leaseToken, body.leaseMs);
+  }
+
+  @Post('jobs/:id/progress')
+  @HttpCode(200)
+  @ApiAccess('worker')
+  @ApiOperation({
+    summary: 'Report the progress of a claimed job',
+    description:
+      "Stores `percent` (0–100) and/or `data` (a JSON object of at most 1 KiB) as the job's `progress` and sends it to " +
+      'live subscribers. Refused with a 409 once the lease token no longer holds the job.',
+  })
+  @JOB_ID
+  @ApiResponse({ status: 200, description: 'The progress as stored.', type: JobProgressDto })
+  @ApiErrors({
+    400: 'A bad `percent` or `data`, or `data` over 1 KiB as JSON (`details` names the field).',
+    404: true,
+    409: CONFLICT,
+    413: true,
+    503: true,
+  })
+  progress(@Param('id', JobIdPipe) id: string, @Body(conveyorValidationPipe()) body: ReportProgressDto): Promise<JobProgress> {
+    return this.workers.progress(id, body.leaseToken, { percent: body.percent ?? null, data: body.data ?? null });
   }
 
   @Post('jobs/:id/complete')

@@ -38,5 +38,6 @@ export function toJobView<P, R>(job: Job<P, R>): JobView<P, R> {
     updatedAt: job.updatedAt,
     startedAt: job.startedAt,
     finishedAt: job.finishedAt,
+    progress: job.progress,
   };
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JOB_ERROR_KINDS, JobErrorKind } from '../../job/job-error-kind';
 import { JOB_STATUSES, JobStatus } from '../../job/job-status';
+import { MAX_PROGRESS_DATA_BYTES } from '../../job/job-progress';
 
 /** One attempt in a job's error history that did not complete (JobErrorEntry, for the OpenAPI document). */
 export class JobErrorEntryDto {
@@ -24,6 +25,21 @@ export class JobErrorEntryDto {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'When a retry-later asked to run again.' })
   retryAt?: string;
+}
+
+/** What a running job last reported of its progress (JobProgress, for the OpenAPI document). */
+export class JobProgressDto {
+  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: 100, example: 40, description: 'Percent done, 0–100.' })
+  percent: number | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: `A small JSON object of the handler's own (at most ${MAX_PROGRESS_DATA_BYTES} bytes as JSON).`,
+    example: { step: 'rendering', pages: 3 },
+  })
+  data: Record<string, unknown> | null;
 }
 
 /**
@@ -100,6 +116,13 @@ export class JobDto {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it became COMPLETED, DEAD or CANCELLED.' })
   finishedAt: Date | null;
+
+  @ApiProperty({
+    type: JobProgressDto,
+    nullable: true,
+    description: 'What the current or latest attempt last reported of its progress; null before it reports any.',
+  })
+  progress: JobProgressDto | null;
 }
 
 /** A page of `GET /jobs`. */

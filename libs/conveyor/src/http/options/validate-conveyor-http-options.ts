@@ -28,10 +28,14 @@ export function validateConveyorHttpOptions(input: ConveyorHttpOptions = {}): Co
     }
   });
 
-  if (input.rateLimit === false) return { apiKeys, rateLimit: null };
+  const live = { ...conveyorHttpDefaults().live, ...(input.live ?? {}) };
+  integer('live.maxBufferBytes', live.maxBufferBytes, 1024, 1024 * 1024 * 1024);
+  integer('live.pingIntervalMs', live.pingIntervalMs, 100, 3_600_000);
+
+  if (input.rateLimit === false) return { apiKeys, rateLimit: null, live };
   const rateLimit = { ...conveyorHttpDefaults().rateLimit, ...(input.rateLimit ?? {}) };
   integer('rateLimit.windowMs', rateLimit.windowMs, 1, 86_400_000);
   integer('rateLimit.max', rateLimit.max, 1, 1_000_000_000);
   integer('rateLimit.maxTracked', rateLimit.maxTracked, 1, 10_000_000);
-  return { apiKeys, rateLimit };
+  return { apiKeys, rateLimit, live };
 }

@@ -44,6 +44,8 @@ export class ConveyorDatabase {
   readonly migrationsTable: string;
   /** Channel the insert trigger notifies on. */
   readonly channel: string;
+  /** Channel of live events (observation/live): apart from `channel`, so they never wake a worker. */
+  readonly liveChannel: string;
   /** What the statement builders in ../sql need. */
   readonly tables: SqlTables;
 
@@ -67,11 +69,13 @@ export class ConveyorDatabase {
     this.queuesTable = `${s}.conveyor_queues`;
     this.migrationsTable = `${s}.conveyor_migrations`;
     this.channel = channelFor(this.schema);
+    this.liveChannel = channelFor(this.schema, 'conveyor-live');
     this.tables = {
       schema: s,
       jobs: this.jobsTable,
       queues: this.queuesTable,
       leadership: `${s}.conveyor_leadership`,
+      liveWatch: `${s}.conveyor_live_watch`,
       key: shortHash(this.schema),
     };
     guardPooledClients(this.pgPool);
@@ -236,7 +240,7 @@ function shortHash(text: string): string {
 }
 
 /** NOTIFY channel for a schema; channel names are identifiers, so at most 63 bytes. */
-export function channelFor(schema: string): string {
-  const name = `conveyor:${schema}`;
-  return Buffer.byteLength(name) <= 63 ? name : `conveyor:${shortHash(schema)}`;
+export function channelFor(schema: string, prefix = 'conveyor'): string {
+  const name = `${prefix}:${schema}`;
+  return Buffer.byteLength(name) <= 63 ? name : `${prefix}:${shortHash(schema)}`;
 }

@@ -6,5 +6,7 @@ export interface SqlTables {
   queues: string;
   /** Escaped `schema.conveyor_leadership`. */
   leadership: string;
+  /** Escaped `schema.conveyor_live_watch`. */
+  liveWatch: string;
   key: string;
 }

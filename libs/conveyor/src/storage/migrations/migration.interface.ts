@@ -4,6 +4,8 @@ export interface MigrationContext {
   jobs: string;
   queues: string;
   leadership: string;
+  /** Escaped `schema.conveyor_live_watch`. */
+  liveWatch: string;
   /** The NOTIFY channel, as an SQL string literal. */
   channelLiteral: string;
 }

@@ -1,4 +1,5 @@
 import { baselineMigration } from './0001-baseline.migration';
+import { liveMigration } from './0002-live.migration';
 import { scheduleControlAndInstancesMigration } from './0003-schedule-control-and-instances.migration';
 import { Migration } from './migration.interface';
 
@@ -8,4 +9,4 @@ import { Migration } from './migration.interface';
  * release, which keep running during a rolling upgrade), and `npm run schema:snapshot` updates ../schema.sql.
  * An applied migration is never edited.
  */
-export const MIGRATIONS: readonly Migration[] = [baselineMigration, scheduleControlAndInstancesMigration];
+export const MIGRATIONS: readonly Migration[] = [baselineMigration, liveMigration, scheduleControlAndInstancesMigration];

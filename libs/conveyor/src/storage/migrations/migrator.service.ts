@@ -34,6 +34,7 @@ export class MigratorService {
       jobs: this.db.jobsTable,
       queues: this.db.queuesTable,
       leadership: this.db.tables.leadership,
+      liveWatch: this.db.tables.liveWatch,
       channelLiteral: quoteLiteral(this.db.channel),
     };
     await this.db.transaction(async (tx) => {

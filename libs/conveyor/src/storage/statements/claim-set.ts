@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 /**
  * The SET list every claim uses, so both strategies mark a claimed row identically: RUNNING, one more
- * attempt, this worker, a fresh lease and a new fencing token. $W is the worker id, $L the lease in ms,
+ * attempt, this worker, a fresh lease and a new fencing token, and no progress yet (a new attempt starts over). $W is the worker id, $L the lease in ms,
  * $N the claim's nonce (`claimNonce()`).
  *
  * The fencing token is the claim's nonce: one random version-4 UUID per claim statement, shared by the
@@ -23,6 +23,7 @@ export function claimSet(alias: string, workerParam: string, leaseParam: string,
   lease_token = ${nonceParam}::uuid,
   started_at = now(),
   updated_at = now(),
+  progress = NULL,
   version = ${alias}.version + 1`;
 }
 

@@ -94,5 +94,7 @@ export function mapClaimedJobRow<P = unknown>(row: ClaimedJobRow, stamp: ClaimSt
   job.updatedAt = startedAt;
   job.startedAt = startedAt;
   job.finishedAt = null;
+  // The claim clears it (claimSet).
+  job.progress = null;
   return job;
 }

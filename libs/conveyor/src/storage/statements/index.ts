@@ -45,3 +45,8 @@ export * from './schedule-set-paused.sql';
 export * from './schedules-table';
 export * from './statement';
 export * from './job-delete-finished.sql';
+export * from './job-changed-since.sql';
+export * from './job-set-progress.sql';
+export * from './live-changes-notify.sql';
+export * from './live-watch-renew.sql';
+export * from './watch-notice.codec';

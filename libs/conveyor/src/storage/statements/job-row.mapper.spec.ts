@@ -38,6 +38,7 @@ const row = {
   updated_at: new Date('2026-11-24T07:59:00Z'),
   started_at: null,
   finished_at: null,
+  progress: { percent: 40, data: { step: 'sending' } },
 };
 
 describe('mapJobRow', () => {
@@ -67,6 +68,7 @@ describe('mapJobRow', () => {
       updatedAt: row.updated_at,
       startedAt: null,
       finishedAt: null,
+      progress: { percent: 40, data: { step: 'sending' } },
     });
   });
 
@@ -98,6 +100,8 @@ describe('mapJobRow', () => {
       result: null,
       errors: [],
       finishedAt: null,
+      // A claim starts a new attempt, which has reported nothing yet (claimSet clears it).
+      progress: null,
     });
     expect(job.lockedUntil).toEqual(new Date(startedAt.getTime() + 30_000));
   });

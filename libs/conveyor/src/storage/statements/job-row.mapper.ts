@@ -1,5 +1,6 @@
 import { Job } from '../../job/job';
 import { PlainJob } from '../../job/plain-job';
+import { JobProgress } from '../../job/job-progress';
 import { JobStatus } from '../../job/job-status';
 
 /** Raw row as returned by the engine's SQL (snake_case columns). */
@@ -38,5 +39,6 @@ export function mapJobRow<P = unknown, R = unknown>(row: JobRow): Job<P, R> {
   job.updatedAt = row.updated_at as Date;
   job.startedAt = (row.started_at as Date | null) ?? null;
   job.finishedAt = (row.finished_at as Date | null) ?? null;
+  job.progress = (row.progress as JobProgress | null) ?? null;
   return job;
 }

@@ -24,7 +24,7 @@ export const CLAIMABLE_SQL = `('SCHEDULED','PENDING','RETRYING')`;
 /** Columns every job-returning statement gives back. */
 export const JOB_COLUMNS = `id, seq, queue, type, payload, status, priority, run_at, attempts, max_attempts, snoozes,
   last_error, result, errors, idempotency_key, unique_key, locked_by, locked_until, lease_token, version,
-  created_at, updated_at, started_at, finished_at`;
+  created_at, updated_at, started_at, finished_at, progress`;
 
 /** `JOB_COLUMNS` prefixed with a table alias. */
 export function jobColumns(alias: string): string {

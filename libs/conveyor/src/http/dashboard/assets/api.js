@@ -32,6 +32,11 @@ export function setApiKey(key) {
   else sessionStorage.removeItem(KEY_STORAGE);
 }
 
+/** The URL of an API route (`/jobs`), below API_ROOT. */
+export function apiUrl(path) {
+  return new URL(path.replace(/^\//, ''), API_ROOT);
+}
+
 /** One request; resolves to the parsed JSON body (null for 204), rejects with an ApiError. */
 export async function api(method, path, body) {
   const headers = { accept: 'application/json' };
@@ -40,7 +45,7 @@ export async function api(method, path, body) {
   if (key) headers.authorization = `Bearer ${key}`;
   let res;
   try {
-    res = await fetch(new URL(path.replace(/^\//, ''), API_ROOT), {
+    res = await fetch(apiUrl(path), {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,22 +1,31 @@
 // The dashboard's shell: a hash router (#/queues, #/jobs?…, #/jobs/<id>, #/schedules, #/instances), the API key
 // form, notices, and the actions every view shares. Views render from the REST API only; nothing here is privileged.
+// Each route of jobs and queues follows the live events that concern it (live.js) and is drawn again soon after one
+// arrives; the queues page also refreshes on a timer (its charts count by the minute), and so do the job page while
+// live events are unavailable and the schedules and instances pages, which no job event describes.
 
 import { keyAccess } from './access.js';
-import { api, apiKey, explain, setApiKey } from './api.js';
+import { api, apiKey, explain, query, setApiKey } from './api.js';
 import { h } from './dom.js';
 import { renderJob } from './job-view.js';
 import { renderJobs } from './jobs-view.js';
 import { renderInstances } from './instances-view.js';
+import { followLive } from './live.js';
 import { renderQueues } from './queues-view.js';
 import { renderSchedules } from './schedules-view.js';
 import { setTimeZoneMode, timeZoneMode, zoneLabel } from './time.js';
 
 const REFRESH_MS = 5000;
+/** At most one redraw per this long while live events keep coming. */
+const LIVE_REDRAW_MS = 300;
 const view = document.getElementById('view');
 const notice = document.getElementById('notice');
 let renderSeq = 0;
 let refreshTimer;
 let noticeTimer;
+let live = null;
+let liveConnected = false;
+let liveRedraw = null;
 
 /** A message at the bottom of the page: 'good', 'warn' (done in part) or 'bad'. */
 function showNotice(text, tone = 'good') {
@@ -54,11 +63,54 @@ function route() {
   const [path, search = ''] = hash.split('?');
   const params = new URLSearchParams(search);
   const job = /^\/jobs\/([0-9a-fA-F-]{36})$/.exec(path);
-  if (job) return { name: 'job', draw: (root) => renderJob(root, ctx, job[1]), refresh: true };
-  if (path === '/jobs') return { name: 'jobs', draw: (root) => renderJobs(root, ctx, params), refresh: false };
+  if (job) return { name: 'job', draw: (root) => renderJob(root, ctx, job[1]), refresh: true, live: `/jobs/${job[1]}/events` };
+  if (path === '/jobs') {
+    // Not by status: a job leaving the listed status must still redraw the list.
+    const live = `/events${query({ queue: params.get('queue'), type: params.get('type') })}`;
+    return { name: 'jobs', draw: (root) => renderJobs(root, ctx, params), refresh: false, live };
+  }
   if (path === '/schedules') return { name: 'schedules', draw: (root) => renderSchedules(root, ctx), refresh: true };
   if (path === '/instances') return { name: 'instances', draw: (root) => renderInstances(root), refresh: true };
-  return { name: 'queues', draw: (root) => renderQueues(root, ctx), refresh: true };
+  return { name: 'queues', draw: (root) => renderQueues(root, ctx), refresh: true, live: '/events' };
+}
+
+/**
+ * Follows the live events of route `r` (the same stream while the route stays), redrawing soon after each; a route
+ * without a stream (schedules, instances) stops the one before.
+ */
+function followRoute(r) {
+  const key = r.live ? `${r.live}|${apiKey()}` : null;
+  if (live?.key === key || (!key && !live)) return;
+  live?.stop();
+  live = null;
+  liveConnected = false;
+  if (!key) {
+    document.getElementById('live-state').hidden = true;
+    document.body.dataset.live = 'off';
+    return;
+  }
+  const stream = followLive(r.live, {
+    onEvent: () => {
+      liveRedraw ??= setTimeout(function redraw() {
+        // Not under the user's fingers: a redraw would throw away what they are typing in a filter.
+        if (view.contains(document.activeElement) && document.activeElement.matches('input, select, textarea')) {
+          liveRedraw = setTimeout(redraw, LIVE_REDRAW_MS);
+          return;
+        }
+        liveRedraw = null;
+        render();
+      }, LIVE_REDRAW_MS);
+    },
+    onState: (connected) => {
+      if (live !== handle) return;
+      liveConnected = connected;
+      const state = document.getElementById('live-state');
+      state.hidden = !connected;
+      document.body.dataset.live = connected ? 'on' : 'off';
+    },
+  });
+  const handle = { key, stop: () => stream.stop() };
+  live = handle;
 }
 
 /** What the top bar says about the key, by its access (access.js). */
@@ -99,6 +151,7 @@ async function render() {
   showKeyState(access);
   ctx.mayAct = access === 'admin';
   const r = route();
+  followRoute(r);
   for (const a of document.querySelectorAll('[data-nav]'))
     a.classList.toggle('active', a.dataset.nav === (r.name === 'job' ? 'jobs' : r.name));
   const next = h('div', { class: 'view-inner', 'data-view': r.name });
@@ -119,7 +172,8 @@ async function render() {
   if (seq !== renderSeq) return;
   view.replaceChildren(next);
   document.body.dataset.view = r.name;
-  if (again) refreshTimer = setTimeout(render, REFRESH_MS);
+  // A job page that follows its live events needs no timer.
+  if (again && !(r.name === 'job' && liveConnected)) refreshTimer = setTimeout(render, REFRESH_MS);
 }
 
 function keyForm() {

@@ -64,6 +64,25 @@ function fact(label, value, mono = false) {
 
 const FINISHED = ['COMPLETED', 'DEAD', 'CANCELLED'];
 
+/** What the attempt last reported of its progress: a bar for the percentage, the handler's own data beside it. */
+function progressView(progress) {
+  if (!progress) return null;
+  const { percent, data } = progress;
+  return h(
+    'div',
+    { class: 'progress', id: 'progress' },
+    percent === null
+      ? null
+      : h(
+          'div',
+          { class: 'progress-line' },
+          h('progress', { max: '100', value: String(percent), 'aria-label': 'Progress' }),
+          h('span', { class: 'num', id: 'progress-percent' }, `${Math.round(percent * 10) / 10}%`),
+        ),
+    data === null ? null : h('pre', { class: 'code small', id: 'progress-data' }, json(data)),
+  );
+}
+
 /** Renders one job into `root`; answers false once the job is finished (nothing more to refresh). */
 export async function renderJob(root, ctx, id) {
   const job = await api('GET', `/jobs/${encodeURIComponent(id)}`);
@@ -93,6 +112,7 @@ export async function renderJob(root, ctx, id) {
           'dl',
           { class: 'facts' },
           fact('Queue', h('a', { href: `#/jobs?queue=${encodeURIComponent(job.queue)}` }, job.queue)),
+          job.progress ? fact('Progress', progressView(job.progress)) : null,
           fact('Attempts', `${job.attempts} of ${job.maxAttempts}${job.snoozes ? ` (${job.snoozes} snoozed)` : ''}`),
           fact('Priority', String(job.priority)),
           fact('Run at', endedBeforeDue(job) ? `${timestamp(job.runAt)} (${job.status.toLowerCase()} before then)` : timestamp(job.runAt)),

@@ -1,0 +1,20 @@
+import { LiveJobEvent } from '../live/live-event';
+
+/** Which job events a subscriber wants: every given field must match (none given: every event). */
+export interface LiveFilter {
+  queue?: string;
+  type?: string;
+  status?: string;
+  /** One job (a per-job stream). */
+  id?: string;
+}
+
+/** Whether `event` passes `filter`. */
+export function matchesFilter(filter: LiveFilter, event: LiveJobEvent): boolean {
+  return (
+    (filter.id === undefined || filter.id === event.id) &&
+    (filter.queue === undefined || filter.queue === event.queue) &&
+    (filter.type === undefined || filter.type === event.type) &&
+    (filter.status === undefined || filter.status === event.status)
+  );
+}

@@ -1,0 +1,46 @@
+import { JobProgress } from '../../job/job-progress';
+
+/** The status of a live event for a job that was deleted (purged by an operator). */
+export const DELETED = 'DELETED';
+
+/**
+ * One live event: a job's state after a change, as `GET /events` and `GET /jobs/:id/events` send it (the SSE
+ * `data` of an `event: job`). It is a state, not a diff, so a subscriber may see the same state twice (a catch-up
+ * overlapping the live stream) and keeps whichever has the latest `updatedAt`.
+ */
+export interface LiveJobEvent {
+  id: string;
+  /** A job status, or `DELETED`. */
+  status: string;
+  queue: string;
+  type: string;
+  /** The job's `updated_at` when the event was read (ISO, microseconds dropped). */
+  updatedAt: string;
+  progress: JobProgress | null;
+}
+
+/** An event with its SSE id: the job's `updated_at` in µs since the epoch, a dot, and the job id. */
+export interface LiveEvent {
+  eventId: string;
+  atUs: string;
+  job: LiveJobEvent;
+}
+
+/** A live item as liveChangesNotify and jobChangedSince give it: id, status, queue, type, µs, progress. */
+export type LiveItem = [string, string, string, string, string, JobProgress | null];
+
+/** The event of one live item. */
+export function liveEventOf(item: LiveItem): LiveEvent {
+  const [id, status, queue, type, atUs, progress] = item;
+  return {
+    eventId: `${atUs}.${id}`,
+    atUs,
+    job: { id, status, queue, type, updatedAt: new Date(Number(BigInt(atUs) / 1000n)).toISOString(), progress: progress ?? null },
+  };
+}
+
+/** The µs position an SSE `Last-Event-ID` names, or null when it is not one of ours. */
+export function positionOf(lastEventId: string | undefined): string | null {
+  const match = /^(\d{1,20})\.[0-9a-f-]{36}$/i.exec(lastEventId?.trim() ?? '');
+  return match ? match[1] : null;
+}

@@ -1,0 +1,51 @@
+import { uuidArray } from './sql-arrays';
+import { SqlTables, Statement } from './statement';
+
+/** A job change a writer announces: the job and the status its write left it in. */
+export interface AnnouncedChange {
+  id: string;
+  /** The status the write set, or `DELETED`. */
+  status: string;
+  /** Needed only for a deleted job, whose row is gone; read from the row otherwise. */
+  queue?: string;
+  type?: string;
+}
+
+/**
+ * Most bytes of items one notification carries. PostgreSQL refuses a payload of 8000 bytes or more; an item (a job's
+ * id, status, queue, type, time and progress, whose data is capped at MAX_PROGRESS_DATA_BYTES) stays well under
+ * 2000, and a chunk closes at the first item that takes it past this mark.
+ */
+const CHUNK_BYTES = 6000;
+
+/**
+ * Announces changed jobs on the live channel: one `pg_notify` per chunk of at most about CHUNK_BYTES, each a JSON
+ * array of items `[id, status, queue, type, updated_at in µs since the epoch (text), progress]`. Queue, type, time
+ * and progress are read from the row (the job's current ones); a deleted job has no row, so its item carries the
+ * queue and type the writer gave and the time of this statement.
+ */
+export function liveChangesNotify(t: SqlTables, channel: string, changes: AnnouncedChange[]): Statement {
+  return {
+    name: `live_notify_${t.key}`,
+    text: `
+SELECT pg_notify($1, '[' || string_agg(item, ',' ORDER BY n) || ']')
+FROM (
+  SELECT n, item, sum(octet_length(item) + 1) OVER (ORDER BY n) / $6 AS chunk
+  FROM (
+    SELECT c.n, json_build_array(c.id, c.status, coalesce(j.queue, c.queue), coalesce(j.type, c.type),
+      (extract(epoch FROM coalesce(j.updated_at, now())) * 1000000)::bigint::text, j.progress)::text AS item
+    FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS c(id, status, queue, type, n)
+    LEFT JOIN ${t.jobs} j ON j.id = c.id
+  ) items
+) chunked
+GROUP BY chunk`,
+    values: [
+      channel,
+      uuidArray(changes.map((c) => c.id)),
+      changes.map((c) => c.status),
+      changes.map((c) => c.queue ?? null),
+      changes.map((c) => c.type ?? null),
+      CHUNK_BYTES,
+    ],
+  };
+}

@@ -1,0 +1,147 @@
+import { LiveWatchDetector } from '@conveyor/core/observation/live/live-watch-detector.service';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+import { GatedHandler, openGate } from './support/gated-handler';
+import { openSse, SseClient } from './support/sse-client';
+
+const PRODUCER = 'producer-key-for-live-events';
+const ADMIN = 'admin-key-for-live-events';
+const KEYS = {
+  apiKeys: [
+    { role: 'producer' as const, key: PRODUCER },
+    { role: 'admin' as const, key: ADMIN },
+  ],
+};
+const asProducer = { Authorization: `Bearer ${PRODUCER}` };
+const asAdmin = { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' };
+
+/**
+ * Live events across instances: A serves the streams and runs no workers; B takes submissions, runs the jobs and
+ * steers them. Everything a subscriber of A sees was written by B, so it can only have come through PostgreSQL. A runs
+ * on Express and on Fastify.
+ */
+describe.each(['express', 'fastify'] as const)('Live events (GET /events) across instances, served on %s', (platform) => {
+  let schema: TestSchema;
+  let a: TestApp;
+  let b: TestApp;
+  const streams: SseClient[] = [];
+
+  const open = async (path: string, headers: Record<string, string> = asProducer) => {
+    const s = await openSse(`${a.baseUrl}${path}`, headers);
+    streams.push(s);
+    return s;
+  };
+  const submit = async (body: Record<string, unknown>) => {
+    const res = await fetch(`${b.baseUrl}/jobs`, { method: 'POST', headers: asAdmin, body: JSON.stringify(body) });
+    expect(res.status).toBe(201);
+    return (await res.json()) as { id: string };
+  };
+
+  beforeAll(async () => {
+    schema = await createTestSchema('live_events');
+    const common = { schema: schema.schema, providers: [GatedHandler], listen: true, httpOptions: KEYS };
+    a = await createTestApp({ ...common, platform, engine: { runWorkers: false } });
+    b = await createTestApp({ ...common });
+  });
+
+  afterEach(() => {
+    for (const s of streams.splice(0)) s.close();
+  });
+
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await schema?.drop();
+  });
+
+  it("streams another instance's insert, claim, progress and completion of a job, with event ids to resume from", async () => {
+    const stream = await open('/events');
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    // Until B's writers see A's new watch lease (a second or two), a subscriber gets states by catch-up only: each
+    // job's latest, not every step. From then on, every step.
+    await waitFor(() => b.app.get(LiveWatchDetector).watched, { message: "B to see A's watch lease" });
+    const job = await submit({ type: 'GATED', payload: { progress: { percent: 40, data: { step: 'halfway' } } } });
+
+    await stream.waitForJob((e) => e.id === job.id && e.status === 'PENDING', 'the insert');
+    const running = await stream.waitForJob((e) => e.id === job.id && e.status === 'RUNNING' && e.progress !== null, 'the progress');
+    expect(running).toMatchObject({ type: 'GATED', queue: 'default', progress: { percent: 40, data: { step: 'halfway' } } });
+    openGate(job.id);
+    await stream.waitForJob((e) => e.id === job.id && e.status === 'COMPLETED', 'the completion');
+
+    const ids = stream.events.filter((e) => e.event === 'job').map((e) => e.id ?? '');
+    for (const id of ids) expect(id).toMatch(new RegExp(`^\\d+\\.[0-9a-f-]{36}$`));
+  });
+
+  it("streams an operator's cancel on another instance, and only what the filters ask for", async () => {
+    const all = await open('/events');
+    const byQueue = await open('/events?queue=live-b');
+    const cancelled = await open('/events?status=CANCELLED&type=GATED');
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const inA = await submit({ type: 'GATED', queue: 'live-a', runAt: later, payload: {} });
+    const inB = await submit({ type: 'GATED', queue: 'live-b', runAt: later, payload: {} });
+    const res = await fetch(`${b.baseUrl}/jobs/${inB.id}/cancel`, { method: 'POST', headers: asAdmin });
+    expect(res.status).toBe(200);
+
+    await all.waitForJob((e) => e.id === inB.id && e.status === 'CANCELLED', 'the cancel');
+    await all.waitForJob((e) => e.id === inA.id && e.status === 'SCHEDULED', 'the scheduled insert');
+    await byQueue.waitForJob((e) => e.id === inB.id && e.status === 'CANCELLED');
+    await cancelled.waitForJob((e) => e.id === inB.id);
+    expect(byQueue.jobs().every((e) => e.queue === 'live-b')).toBe(true);
+    expect(cancelled.jobs().every((e) => e.status === 'CANCELLED' && e.type === 'GATED')).toBe(true);
+  });
+
+  it('answers 400 naming a bad filter', async () => {
+    const res = await fetch(`${a.baseUrl}/events?status=LOST`, { headers: asProducer });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain('status');
+  });
+
+  it('resumes from Last-Event-ID with what changed while the subscriber was away', async () => {
+    // Another subscriber keeps A's watch lease, so the resumed stream's catch-up is the Last-Event-ID one alone.
+    await open('/events?queue=nothing');
+    await waitFor(() => b.app.get(LiveWatchDetector).watched, { message: "B to see A's watch lease" });
+    const first = await open('/events?queue=resume');
+    const seen = await submit({ type: 'GATED', queue: 'resume', runAt: new Date(Date.now() + 3_600_000).toISOString(), payload: {} });
+    await first.waitForJob((e) => e.id === seen.id);
+    const lastId = first.events.filter((e) => e.event === 'job').at(-1)!.id!;
+    first.close();
+
+    const missed = await submit({ type: 'GATED', queue: 'resume', runAt: new Date(Date.now() + 3_600_000).toISOString(), payload: {} });
+    await fetch(`${b.baseUrl}/jobs/${missed.id}/cancel`, { method: 'POST', headers: asAdmin });
+
+    const resumed = await open('/events?queue=resume', { ...asProducer, 'Last-Event-ID': lastId });
+    await resumed.waitForJob((e) => e.id === missed.id && e.status === 'CANCELLED', 'the missed cancel');
+  });
+
+  it("streams one job's events from its current state (GET /jobs/:id/events); 404 for an unknown job", async () => {
+    const job = await submit({ type: 'GATED', payload: {} });
+    await waitFor(async () => (await b.sql.query(`SELECT 1 FROM ${b.jobsTable} WHERE id = $1 AND status = 'RUNNING'`, [job.id])).rowCount);
+    const stream = await open(`/jobs/${job.id}/events`);
+    await stream.waitForJob((e) => e.id === job.id && e.status === 'RUNNING', 'the current state');
+    openGate(job.id);
+    await stream.waitForJob((e) => e.id === job.id && e.status === 'COMPLETED', 'the completion');
+    expect(stream.jobs().every((e) => e.id === job.id)).toBe(true);
+
+    const missing = await fetch(`${a.baseUrl}/jobs/0190a0b0-0000-7000-8000-000000000000/events`, { headers: asProducer });
+    expect(missing.status).toBe(404);
+  });
+
+  it('needs an API key (401 without one), and any role may subscribe', async () => {
+    const keyless = await open('/events', {});
+    expect(keyless.status).toBe(401);
+    const wrong = await open('/events', { Authorization: 'Bearer nope' });
+    expect(wrong.status).toBe(401);
+    const producer = await open('/events', asProducer);
+    expect(producer.status).toBe(200);
+  });
+
+  it('counts open streams and events sent in /metrics', async () => {
+    const stream = await open('/events');
+    await submit({ type: 'GATED', queue: 'metrics', runAt: new Date(Date.now() + 3_600_000).toISOString(), payload: {} });
+    await stream.waitForJob((e) => e.queue === 'metrics');
+    const text = await (await fetch(`${a.baseUrl}/metrics`)).text();
+    expect(Number(/^conveyor_live_connections (\d+)/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/^conveyor_live_events_sent_total (\d+)/m.exec(text)?.[1])).toBeGreaterThan(0);
+  });
+});
