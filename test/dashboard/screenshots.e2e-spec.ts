@@ -163,6 +163,11 @@ const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
       await page.locator('#errors-table').waitFor();
       await page.screenshot({ path: join(OUT_DIR, 'dashboard-job.png'), fullPage: true });
 
+      const [report] = await t.rows(`status = 'RUNNING' AND type = 'GENERATE_REPORT'`);
+      await page.goto(`/dashboard#/jobs/${report.id as string}`);
+      await page.locator('#progress').waitFor();
+      await page.screenshot({ path: join(OUT_DIR, 'dashboard-job-running.png') });
+
       await post('/schedules/hourly-sync/pause').expect(200);
       await page.goto('/dashboard#/schedules');
       await page.locator('[data-schedule="hourly-sync"]').waitFor();

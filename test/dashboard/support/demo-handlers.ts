@@ -20,7 +20,10 @@ export class DemoGate {
 }
 
 async function run(job: Job<DemoPayload>, ctx: JobContext, gate: DemoGate, result: Record<string, unknown>): Promise<unknown> {
-  if (job.type === 'GENERATE_REPORT') await gate.opened;
+  if (job.type === 'GENERATE_REPORT') {
+    await ctx.progress({ percent: 40, data: { rows: 48_000, of: 120_000 } });
+    await gate.opened;
+  }
   const failure = job.idempotencyKey ? gate.failures.get(job.idempotencyKey) : undefined;
   if (failure && ctx.attempt <= failure.times) throw new Error(failure.error);
   return result;
