@@ -11,6 +11,7 @@ import {
   ListJobsFilter,
   TERMINAL_STATUSES,
 } from './job.types';
+import { Instance, Schedule } from './operations.types';
 import { serverSentEvents } from './server-sent-events';
 import { sleep } from './sleep';
 import { WaitForJobTimeoutError } from './wait-for-job-timeout.error';
@@ -95,6 +96,36 @@ export class ConveyorClient {
   /** Makes a SCHEDULED, RETRYING or PENDING job due now (a 409 while running or finished). Needs an admin key. */
   runNow(id: string): Promise<Job> {
     return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/run-now`);
+  }
+
+  /** Every cron schedule the answering instance declares, with its last and next tick. */
+  async schedules(): Promise<Schedule[]> {
+    return (await this.http.request<{ schedules: Schedule[] }>('GET', '/schedules')).schedules;
+  }
+
+  /** One cron schedule; a 404 ConveyorHttpError for an unknown name. */
+  schedule(name: string): Promise<Schedule> {
+    return this.http.request('GET', `/schedules/${encodeURIComponent(name)}`);
+  }
+
+  /** Stops a schedule's ticks on every instance until it is resumed. Needs an admin key. */
+  pauseSchedule(name: string): Promise<Schedule> {
+    return this.http.request('POST', `/schedules/${encodeURIComponent(name)}/pause`);
+  }
+
+  /** Resumes a schedule from its next tick; the ticks missed while paused are not enqueued. Needs an admin key. */
+  resumeSchedule(name: string): Promise<Schedule> {
+    return this.http.request('POST', `/schedules/${encodeURIComponent(name)}/resume`);
+  }
+
+  /** Enqueues one job of the schedule now, without moving its regular ticks. Needs an admin key. */
+  triggerSchedule(name: string): Promise<Job> {
+    return this.http.request('POST', `/schedules/${encodeURIComponent(name)}/trigger`);
+  }
+
+  /** The running instances (workers and API-only), with the maintenance leader marked. */
+  async instances(): Promise<Instance[]> {
+    return (await this.http.request<{ instances: Instance[] }>('GET', '/instances')).instances;
   }
 
   /** Cancels, retries or deletes up to 500 jobs, each on its own: refusals are reported per job. Needs an admin key. */
