@@ -48,6 +48,7 @@ export class AppModule {
         ConveyorHttpModule.forRoot({
           apiKeys: app.apiKeys,
           rateLimit: app.rateLimitMax > 0 && { windowMs: app.rateLimitWindowMs, max: app.rateLimitMax },
+          live: { maxBufferBytes: app.liveMaxBufferBytes, pingIntervalMs: app.livePingIntervalMs },
         }),
         ExampleHandlersModule,
       ],

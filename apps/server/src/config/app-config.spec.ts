@@ -46,6 +46,16 @@ describe('loadAppConfig: API keys and rate limit', () => {
 });
 
 describe('loadAppConfig: logging', () => {
+  it('reads the live-event bounds and refuses ones out of range, naming the variable', () => {
+    expect(loadAppConfig({}).app).toMatchObject({ liveMaxBufferBytes: 1024 * 1024, livePingIntervalMs: 15_000 });
+    expect(loadAppConfig({ LIVE_MAX_BUFFER_BYTES: '65536', LIVE_PING_INTERVAL_MS: '5000' }).app).toMatchObject({
+      liveMaxBufferBytes: 65536,
+      livePingIntervalMs: 5000,
+    });
+    expect(() => loadAppConfig({ LIVE_MAX_BUFFER_BYTES: '10' })).toThrow(/LIVE_MAX_BUFFER_BYTES/);
+    expect(() => loadAppConfig({ LIVE_PING_INTERVAL_MS: '0' })).toThrow(/LIVE_PING_INTERVAL_MS/);
+  });
+
   it('defaults to JSON lines in production and the console format elsewhere', () => {
     expect(loadAppConfig({ NODE_ENV: 'production' }).app).toMatchObject({ logFormat: 'json', logLevel: 'log' });
     expect(loadAppConfig({}).app.logFormat).toBe('pretty');

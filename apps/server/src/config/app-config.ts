@@ -17,6 +17,10 @@ export interface AppSettings {
   rateLimitWindowMs: number;
   /** 0 = no rate limit. */
   rateLimitMax: number;
+  /** Live events: the most unsent bytes a reader may lag by before it is dropped. */
+  liveMaxBufferBytes: number;
+  /** Live events: how often an idle stream is pinged. */
+  livePingIntervalMs: number;
   logLevel: LogLevel;
   /** Default: json when NODE_ENV=production, pretty otherwise. */
   logFormat: LogFormat;
@@ -43,6 +47,8 @@ const APP_DEFAULTS: AppSettings = {
   apiKeys: [],
   rateLimitWindowMs: 60_000,
   rateLimitMax: 6_000,
+  liveMaxBufferBytes: 1024 * 1024,
+  livePingIntervalMs: 15_000,
   logLevel: 'log',
   logFormat: 'pretty',
   emailFrom: 'conveyor@localhost',
@@ -156,6 +162,10 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (settings.shutdownDrainMs < 0 || settings.shutdownDrainMs > 3_600_000)
     throw new EnvConfigError('SHUTDOWN_DRAIN_MS', 'must be between 0 and 3600000');
   if (settings.rateLimitMax < 0) throw new EnvConfigError('RATE_LIMIT_MAX', 'must be 0 (no limit) or more');
+  if (settings.liveMaxBufferBytes < 1024 || settings.liveMaxBufferBytes > 1024 ** 3)
+    throw new EnvConfigError('LIVE_MAX_BUFFER_BYTES', 'must be between 1024 and 1073741824');
+  if (settings.livePingIntervalMs < 100 || settings.livePingIntervalMs > 3_600_000)
+    throw new EnvConfigError('LIVE_PING_INTERVAL_MS', 'must be between 100 and 3600000');
   // JSON lines call Nest's `log` level `info`, so that name is accepted for it too.
   if ((settings.logLevel as string) === 'info') settings.logLevel = 'log';
   if (!isLogLevel(settings.logLevel))

@@ -93,6 +93,22 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     description: 'Requests per key (or IP) per window before 429 (0 = no limit); health is never limited',
   },
   {
+    env: 'LIVE_MAX_BUFFER_BYTES',
+    kind: 'int',
+    target: 'liveMaxBufferBytes',
+    scope: 'app',
+    default: '1048576',
+    description: 'Live events (GET /events): unsent bytes a reader may fall behind by before it is dropped',
+  },
+  {
+    env: 'LIVE_PING_INTERVAL_MS',
+    kind: 'int',
+    target: 'livePingIntervalMs',
+    scope: 'app',
+    default: '15000',
+    description: 'Live events: how often an idle stream gets a ping comment, so proxies keep it open',
+  },
+  {
     env: 'LOG_LEVEL',
     kind: 'string',
     target: 'logLevel',
