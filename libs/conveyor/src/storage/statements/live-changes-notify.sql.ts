@@ -20,9 +20,11 @@ const CHUNK_BYTES = 6000;
 
 /**
  * Announces changed jobs on the live channel: one `pg_notify` per chunk of at most about CHUNK_BYTES, each a JSON
- * array of items `[id, status, queue, type, updated_at in µs since the epoch (text), progress]`. Queue, type, time
- * and progress are read from the row (the job's current ones); a deleted job has no row, so its item carries the
- * queue and type the writer gave and the time of this statement.
+ * array of items `[id, status, queue, type, updated_at in µs since the epoch (text), progress]`. The status is the
+ * one the write set, so every step is announced even when the next one has already happened; queue, type and time
+ * are read from the row (the job's current ones), and so is the progress, but only while the row still has the
+ * announced status, so that an item never pairs an earlier status with a later attempt's progress. A deleted job has
+ * no row, so its item carries the queue and type the writer gave and the time of this statement.
  */
 export function liveChangesNotify(t: SqlTables, channel: string, changes: AnnouncedChange[]): Statement {
   return {
@@ -33,7 +35,8 @@ FROM (
   SELECT n, item, sum(octet_length(item) + 1) OVER (ORDER BY n) / $6 AS chunk
   FROM (
     SELECT c.n, json_build_array(c.id, c.status, coalesce(j.queue, c.queue), coalesce(j.type, c.type),
-      (extract(epoch FROM coalesce(j.updated_at, now())) * 1000000)::bigint::text, j.progress)::text AS item
+      (extract(epoch FROM coalesce(j.updated_at, now())) * 1000000)::bigint::text,
+      CASE WHEN j.status = c.status THEN j.progress END)::text AS item
     FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS c(id, status, queue, type, n)
     LEFT JOIN ${t.jobs} j ON j.id = c.id
   ) items
