@@ -149,7 +149,8 @@ describe.each(['express', 'fastify'] as const)('Dashboard access by key on %s (h
     await page.goto('/dashboard#/queues');
     await page.fill('#api-key', `admin-${randomBytes(16).toString('hex')}`);
     await page.click('#key-form button[type=submit]');
-    const error = page.locator('[data-error="401"]');
+    // The page still shows the previous test's "needs a key" error until it has asked with the new key.
+    const error = page.locator('[data-error="401"]', { hasText: 'is wrong' });
     await error.waitFor();
     expect(await error.locator('p').textContent()).toBe(
       'The API key in use is wrong: the service does not know it. Paste a valid key in the top bar.',
