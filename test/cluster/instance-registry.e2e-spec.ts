@@ -1,3 +1,4 @@
+import type { Instance } from '@conveyor/client';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import request from 'supertest';
@@ -18,22 +19,6 @@ class ReportHandler extends JobHandlerHost {
   handle(): void {}
 }
 
-interface InstanceView {
-  id: string;
-  host: string;
-  pid: number;
-  version: string;
-  runsWorkers: boolean;
-  concurrency: number;
-  running: number;
-  queues: string[];
-  types: string[];
-  leader: boolean;
-  startedAt: string;
-  lastSeen: string;
-  expiresAt: string;
-}
-
 /**
  * The instance registry with three instances on one schema: a worker app in this process (A), a worker in a process
  * of its own (B) and an API-only app (C). `GET /instances` lists each with what it is and does; the leader is the
@@ -50,7 +35,7 @@ describe('instance registry: GET /instances', () => {
 
   const instances = async () =>
     (await request(a.app.getHttpServer()).get('/instances').set('Authorization', `Bearer ${PRODUCER}`).expect(200)).body
-      .instances as InstanceView[];
+      .instances as Instance[];
   const byId = async () => new Map((await instances()).map((i) => [i.id, i]));
   const storedIds = async () =>
     (await a.sql.query<{ id: string }>(`SELECT id FROM ${schema.schema}.conveyor_instances ORDER BY id`)).rows.map((r) => r.id);

@@ -1,3 +1,4 @@
+import type { Schedule } from '@conveyor/client';
 import { randomBytes } from 'node:crypto';
 import { IsString } from 'class-validator';
 import request from 'supertest';
@@ -35,19 +36,6 @@ const METRONOME = { name: 'metronome', type: 'DIGEST', cron: '* * * * * *', payl
 /** Ticks once a year: its progress stays put while the test triggers it. */
 const YEARLY = { name: 'yearly', type: 'DIGEST', cron: '0 0 1 1 *', timezone: 'Europe/Berlin', payload: { digest: 'yearly' } };
 
-interface ScheduleView {
-  name: string;
-  cron: string;
-  timezone: string;
-  type: string;
-  queue: string;
-  catchUp: number;
-  paused: boolean;
-  pausedAt: string | null;
-  lastTick: string | null;
-  nextTick: string | null;
-}
-
 /**
  * `GET /schedules`, `GET /schedules/:name`, and pause, resume and trigger, on two app instances sharing one schema
  * (API-only, so the enqueued jobs stay PENDING and can be counted): what the API answers is checked against the
@@ -72,8 +60,7 @@ describe('schedules API: list, pause, resume, trigger', () => {
     const req = request(app.app.getHttpServer())[method](path);
     return key === null ? req : req.set('Authorization', `Bearer ${key}`);
   };
-  const schedule = async (name: string, app = a) =>
-    (await call('get', `/schedules/${name}`, PRODUCER, app).expect(200)).body as ScheduleView;
+  const schedule = async (name: string, app = a) => (await call('get', `/schedules/${name}`, PRODUCER, app).expect(200)).body as Schedule;
   /** The ticks a schedule enqueued (not its triggered jobs), oldest first, as run_at epoch ms. */
   const ticksOf = async (name: string): Promise<number[]> =>
     (
@@ -105,7 +92,7 @@ describe('schedules API: list, pause, resume, trigger', () => {
 
   it('lists every schedule by name with its definition, last and next tick, as stored', async () => {
     await moreTicks('every-second', 0, 1);
-    const { schedules } = (await call('get', '/schedules', PRODUCER).expect(200)).body as { schedules: ScheduleView[] };
+    const { schedules } = (await call('get', '/schedules', PRODUCER).expect(200)).body as { schedules: Schedule[] };
     expect(schedules.map((s) => s.name)).toEqual(['every-second', 'metronome', 'yearly']);
     expect(schedules[0]).toMatchObject({
       cron: '* * * * * *',
@@ -146,7 +133,7 @@ describe('schedules API: list, pause, resume, trigger', () => {
   });
 
   it('pausing on one instance stops the ticks on both; resuming restarts them from the next tick, without back-fill', async () => {
-    const paused = (await call('post', '/schedules/every-second/pause').expect(200)).body as ScheduleView;
+    const paused = (await call('post', '/schedules/every-second/pause').expect(200)).body as Schedule;
     expect(paused).toMatchObject({ name: 'every-second', paused: true, nextTick: null });
     const row = await stored('every-second');
     expect(row).toMatchObject({ paused: true });
@@ -165,7 +152,7 @@ describe('schedules API: list, pause, resume, trigger', () => {
     await moreTicks('metronome', metronome, 3);
     expect((await ticksOf('every-second')).length).toBe(before);
 
-    const resumed = (await call('post', '/schedules/every-second/resume', ADMIN, b).expect(200)).body as ScheduleView;
+    const resumed = (await call('post', '/schedules/every-second/resume', ADMIN, b).expect(200)).body as Schedule;
     const afterResume = await stored('every-second');
     expect(afterResume).toMatchObject({ paused: false, paused_at: null });
     expect(resumed).toMatchObject({ paused: false, pausedAt: null });
