@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { JobStatus } from '@conveyor/core';
-import { LeaderElection } from '@conveyor/core/maintenance/leader-election.service';
+import { MaintenanceService } from '@conveyor/core/maintenance/maintenance.service';
 import { countByStatus, invocationStats } from '../support/job-queries';
 import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -105,10 +105,9 @@ describe('crashes', () => {
   }, 180_000);
 
   it('when the maintenance leader is killed, another instance takes over the sweep', async () => {
-    // The control app must not compete for leadership here: release it and keep it from retrying.
-    const controlLeader = control.app.get(LeaderElection);
-    jest.spyOn(controlLeader, 'acquire').mockResolvedValue(null);
-    await controlLeader.release();
+    // The control app must not compete for leadership here: its maintenance stops (and resigns) until the test ends.
+    const controlMaintenance = control.app.get(MaintenanceService);
+    await controlMaintenance.stop();
 
     await start('leader-a');
     await start('leader-b');
@@ -148,13 +147,12 @@ describe('crashes', () => {
     expect(job.errors.map((e) => e.kind)).toEqual(['lease-expired']);
     expect(job.errors[0].worker).toBe('ghost');
     console.log(`leader failover: ${second} took over ${takeoverMs} ms after ${first} was killed`);
-    jest.restoreAllMocks();
+    controlMaintenance.start();
   });
 
   it('a frozen leader (alive but stopped) loses leadership to another instance', async () => {
-    const controlLeader = control.app.get(LeaderElection);
-    jest.spyOn(controlLeader, 'acquire').mockResolvedValue(null);
-    await controlLeader.release();
+    const controlMaintenance = control.app.get(MaintenanceService);
+    await controlMaintenance.stop();
     const a = await start('frozen-a');
     const b = await start('frozen-b');
     const leaderName = async (): Promise<string | null> => {
@@ -178,7 +176,7 @@ describe('crashes', () => {
       console.log(`frozen leader: ${second} took over ${Date.now() - frozenAt} ms after ${first} froze`);
     } finally {
       frozen.proc.kill('SIGCONT');
-      jest.restoreAllMocks();
+      controlMaintenance.start();
     }
   });
 

@@ -6,14 +6,18 @@ export interface ClaimWaker {
   capacityFreed(): void;
   /** Jobs are, or will be, due at `at` (epoch ms, database clock). */
   jobsDueAt(at: number): void;
-  /** This instance queried the database on its own account (the leader's maintenance round). */
-  maintenanceRan(): void;
+  /**
+   * This instance queried the database on its own account (its maintenance round, its LISTEN connection's probe):
+   * the next fallback tick may be skipped, so that an idle instance makes one query per poll interval.
+   */
+  queriedDatabase(): void;
 }
 
 /**
  * The one way the engine's parts wake the poller, as River's `TriggerJobFetch`: the worker pool and the completer
- * when room frees up, the pool when a job it ran goes back to waiting, the maintenance leader after its round, the
- * local pickup when an insert of this instance committed, the notification listener when one of another's did.
+ * when room frees up, the pool when a job it ran goes back to waiting, the maintenance round and the LISTEN probe
+ * when they queried the database, the local pickup when an insert of this instance committed, the notification
+ * listener when one of another's did.
  *
  * The callers cannot inject the poller (it depends on the pool, and the pool calls here), so the poller attaches
  * itself while it runs; while none is attached, every call does nothing. Whether a call turns into a claim is the
@@ -49,7 +53,7 @@ export class ClaimTrigger {
     this.waker?.jobsDueAt(Date.now());
   }
 
-  maintenanceRan(): void {
-    this.waker?.maintenanceRan();
+  queriedDatabase(): void {
+    this.waker?.queriedDatabase();
   }
 }

@@ -112,8 +112,8 @@ export class JobPoller implements ClaimWaker {
   }
 
   /** ClaimWaker. */
-  maintenanceRan(): void {
-    this.rules.onMaintenance();
+  queriedDatabase(): void {
+    this.rules.onOwnQuery();
   }
 
   private fallbackTick(): void {

@@ -125,6 +125,7 @@ export class NotificationListener {
     if (!client || !this.connected) return;
     try {
       await this.db.queryOn(client, 'SELECT 1', [], { deadlineMs: PROBE_DEADLINE_MS });
+      this.trigger.queriedDatabase();
     } catch (err) {
       this.lost(client, err as Error);
     }

@@ -81,10 +81,18 @@ describe('WakeRules', () => {
       expect(rules.onFallbackTick(10_000 + INTERVAL / 2)).toBe(true);
     });
 
-    it('skips the one tick after a maintenance round', () => {
-      rules.onMaintenance();
+    it('skips the one tick after a query of its own (maintenance round, LISTEN probe)', () => {
+      rules.onOwnQuery();
       expect(rules.onFallbackTick(10_000)).toBe(false);
       expect(rules.onFallbackTick(11_000)).toBe(true);
+    });
+
+    it('skips one tick per query of its own: two between ticks skip the next two', () => {
+      rules.onOwnQuery();
+      rules.onOwnQuery();
+      expect(rules.onFallbackTick(10_000)).toBe(false);
+      expect(rules.onFallbackTick(11_000)).toBe(false);
+      expect(rules.onFallbackTick(12_000)).toBe(true);
     });
   });
 

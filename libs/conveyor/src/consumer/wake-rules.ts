@@ -32,14 +32,16 @@ export interface ClaimTally {
  *   (keeping the earliest), so a database clock slightly ahead does not turn an immediate job into a timer, and one
  *   slightly behind does not leave a job due in a few milliseconds to the fallback poll.
  * - The fallback tick claims only when this instance has not talked to the database since the last tick (a claim
- *   within half the interval, or a maintenance round): an idle instance makes at most one query per interval.
+ *   within half the interval, a maintenance round, or the LISTEN connection's probe; each query of its own stands in
+ *   for one tick's claim): an idle instance makes at most one query per interval.
  * - After a claim the poller goes again at once when it was woken meanwhile, or the claim was full and the pool
  *   still has room.
  */
 export class WakeRules {
   private moreLikely = true;
   private lastClaimAt = 0;
-  private maintainedSinceTick = false;
+  /** Queries of its own not yet stood in for a fallback tick's claim. */
+  private ownQueries = 0;
   private timerAt = Infinity;
 
   constructor(private readonly pollIntervalMs: number) {}
@@ -75,16 +77,17 @@ export class WakeRules {
     this.timerAt = Infinity;
   }
 
-  /** The leader's maintenance round queried the database. */
-  onMaintenance(): void {
-    this.maintainedSinceTick = true;
+  /** This instance queried the database on its own account (its maintenance round, its LISTEN connection's probe). */
+  onOwnQuery(): void {
+    this.ownQueries++;
   }
 
   /** The fallback interval ticked: whether to claim. */
   onFallbackTick(now: number): boolean {
-    const maintained = this.maintainedSinceTick;
-    this.maintainedSinceTick = false;
-    return !maintained && now - this.lastClaimAt >= this.pollIntervalMs / 2;
+    const queried = this.ownQueries > 0;
+    // Each tick uses up one query of its own; a second one since the last tick stands in for the next tick's claim.
+    this.ownQueries = Math.max(0, this.ownQueries - 1);
+    return !queried && now - this.lastClaimAt >= this.pollIntervalMs / 2;
   }
 
   /** A claim came back at `now`; true when it was full. */

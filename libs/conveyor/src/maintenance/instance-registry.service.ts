@@ -6,8 +6,7 @@ import { CONVEYOR_VERSION } from '../config/conveyor-version';
 import { WorkerPool } from '../consumer/worker-pool.service';
 import { HandlerRegistry } from '../handlers/handler-registry.service';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
-import { instanceDelete, instanceDeleteExpired, instanceList, InstanceRow, instanceUpsert, run } from '../storage/statements';
-import { LeaderTerm } from '../storage/statements/leadership.sql';
+import { instanceDelete, instanceList, InstanceReport, InstanceRow, run } from '../storage/statements';
 
 /** How many maintenance intervals an instance stays listed without a heartbeat: a slow round or two is survived. */
 export const INSTANCE_LEASE_INTERVALS = 3;
@@ -34,10 +33,10 @@ export interface InstanceState {
 
 /**
  * The registry of running instances in `conveyor_instances`. Each instance upserts its row once per maintenance
- * round (MaintenanceService, which every instance runs: one statement per interval), with a lease of
+ * round (MaintenanceService, which every instance runs: the round's one statement carries it), with a lease of
  * `INSTANCE_LEASE_INTERVALS` intervals by the database's clock, and deletes it when it shuts down cleanly. An
  * instance that dies stops heartbeating: its row is no longer listed once its lease ran out, and the leader's
- * maintenance deletes it.
+ * round deletes it.
  */
 @Injectable()
 export class InstanceRegistry {
@@ -57,11 +56,11 @@ export class InstanceRegistry {
     return this.options.maintenanceIntervalMs * INSTANCE_LEASE_INTERVALS;
   }
 
-  /** Registers this instance or refreshes its row. Never throws: a missed heartbeat is logged once. */
-  async heartbeat(): Promise<void> {
+  /** What this instance writes to its row at every heartbeat (the maintenance round's statement carries it). */
+  report(): InstanceReport {
     // The pool claims every handler's type but the external ones (WorkerPool.claimRequest).
     const local = this.options.runWorkers ? this.handlers.all().filter((h) => !this.options.externalTypes.includes(h.type)) : [];
-    const report = {
+    return {
       id: this.options.workerId,
       host: hostname(),
       pid: process.pid,
@@ -73,24 +72,23 @@ export class InstanceRegistry {
       types: local.map((h) => h.type).sort(),
       startedAt: this.startedAt,
     };
-    try {
-      await run(this.db.pool, instanceUpsert(this.db.tables, report, this.leaseMs));
-      if (this.failing) this.logger.log('Instance heartbeat written again');
-      this.failing = false;
-    } catch (err) {
-      if (!this.failing) this.logger.warn(`Instance heartbeat failed: ${(err as Error).message}`);
-      this.failing = true;
-    }
+  }
+
+  /** The heartbeat was written. */
+  written(): void {
+    if (this.failing) this.logger.log('Instance heartbeat written again');
+    this.failing = false;
+  }
+
+  /** The heartbeat could not be written: logged once until one is written again. */
+  failed(err: Error): void {
+    if (!this.failing) this.logger.warn(`Instance heartbeat failed: ${err.message}`);
+    this.failing = true;
   }
 
   /** Removes this instance's row (a clean shutdown), so it leaves the list at once. */
   async deregister(): Promise<void> {
     await run(this.db.pool, instanceDelete(this.db.tables, this.options.workerId)).catch(() => undefined);
-  }
-
-  /** Deletes the rows of dead instances, as long as `term` leads; returns how many. */
-  async pruneExpired(term: LeaderTerm): Promise<number> {
-    return (await run(this.db.pool, instanceDeleteExpired(this.db.tables, term))).rowCount;
   }
 
   /** The live instances, oldest first. */

@@ -7,22 +7,13 @@ import { ConveyorDatabase } from '../storage/connections/conveyor-database.servi
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { jobLog } from '../observation/logging/job-log-fields';
 import { LogRecord } from '../observation/logging/log-record';
-import { jobRescueExpired } from '../storage/statements/job-rescue-expired.sql';
+import { jobRescueExpired, RescuedRow } from '../storage/statements/job-rescue-expired.sql';
 import { jobsNotifyReady } from '../storage/statements/jobs-notify-ready.sql';
 import { LeaderTerm } from '../storage/statements/leadership.sql';
 import { run } from '../storage/statements/statement';
 
-const BATCH = 500;
-
-/** What the rescue statement returns per job; `lost_by` is the worker whose lease expired. */
-interface RescuedRow {
-  id: string;
-  status: string;
-  queue: string;
-  type: string;
-  attempts: number;
-  lost_by: string | null;
-}
+/** Most jobs one rescue statement returns to waiting; more are rescued by the next statement at once. */
+export const RESCUE_BATCH = 500;
 
 /** Rescues jobs whose lease expired (their worker died or hung). Runs on the elected leader only. */
 @Injectable()
@@ -36,11 +27,14 @@ export class LeaseSweeper {
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
   ) {}
 
-  /** Rescues what has expired, as long as `term` leads; returns how many jobs were rescued. */
-  async sweep(term: LeaderTerm): Promise<number> {
+  /**
+   * Rescues what has expired, as long as `term` leads; returns how many jobs were rescued. `firstBatch`: what the
+   * maintenance round's statement rescued already (MaintenanceService), carried on from when it came back full.
+   */
+  async sweep(term: LeaderTerm, firstBatch?: RescuedRow[]): Promise<number> {
     let total = 0;
+    let rows = firstBatch ?? (await this.rescueBatch(term));
     for (;;) {
-      const { rows } = await run<RescuedRow>(this.db.pool, jobRescueExpired(this.db.tables, BATCH, MESSAGES.leaseExpiredPrefix, term));
       total += rows.length;
       this.live.announce(rows.map((r) => ({ id: r.id, status: r.status })));
       for (const r of rows) {
@@ -48,7 +42,8 @@ export class LeaseSweeper {
         const fields = { queue: r.queue, status: r.status, sweptBy: this.options.workerId };
         this.logger.warn(jobLog('Rescued a job whose lease expired', job, r.lost_by ?? 'unknown', fields));
       }
-      if (rows.length < BATCH) break;
+      if (rows.length < RESCUE_BATCH) break;
+      rows = await this.rescueBatch(term);
     }
     if (total > 0) {
       await run(this.db.pool, jobsNotifyReady(this.db.channel));
@@ -56,5 +51,10 @@ export class LeaseSweeper {
       this.logger.log(new LogRecord('Rescued jobs whose lease expired', { count: total, sweptBy: this.options.workerId }));
     }
     return total;
+  }
+
+  private async rescueBatch(term: LeaderTerm): Promise<RescuedRow[]> {
+    const stmt = jobRescueExpired(this.db.tables, RESCUE_BATCH, MESSAGES.leaseExpiredPrefix, term);
+    return (await run<RescuedRow>(this.db.pool, stmt)).rows;
   }
 }

@@ -2,16 +2,22 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ClaimTrigger } from '../consumer/claim-trigger';
+import { MESSAGES } from '../errors/conveyor.messages';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { RescuedRow } from '../storage/statements/job-rescue-expired.sql';
+import { maintenanceRound, MaintenanceRoundRow } from '../storage/statements/maintenance-round.sql';
+import { run } from '../storage/statements/statement';
 import { InstanceRegistry } from './instance-registry.service';
 import { LeaderElection } from './leader-election.service';
-import { LeaseSweeper } from './lease-sweeper.service';
+import { LeaseSweeper, RESCUE_BATCH } from './lease-sweeper.service';
 import { RetentionCleaner } from './retention-cleaner.service';
 
 /**
  * Runs the maintenance duties (lease rescue, retention, pruning dead instances' rows) on an interval, on whichever
  * instance currently holds leadership; the others only try to become leader. Every instance also writes its own
- * heartbeat to the instance registry each round. A plain timer: the engine leaves @nestjs/schedule (and its global
- * explorer of @Cron/@Interval methods) to the host app.
+ * heartbeat to the instance registry each round. A round is one statement (maintenance-round.sql.ts) unless the
+ * leader has more to do: more expired leases than one batch, or retention's turn. A plain timer: the engine leaves
+ * @nestjs/schedule (and its global explorer of @Cron/@Interval methods) to the host app.
  */
 @Injectable()
 export class MaintenanceService {
@@ -26,6 +32,7 @@ export class MaintenanceService {
     private readonly retention: RetentionCleaner,
     private readonly trigger: ClaimTrigger,
     private readonly instances: InstanceRegistry,
+    private readonly db: ConveyorDatabase,
   ) {}
 
   start(): void {
@@ -49,15 +56,33 @@ export class MaintenanceService {
   }
 
   private async run(): Promise<void> {
-    // Side by side: the heartbeat must not delay the leadership's renewal.
-    const [term] = await Promise.all([this.leader.acquire(), this.instances.heartbeat()]);
+    const attempt = this.leader.attempt();
+    let rows: MaintenanceRoundRow[];
+    try {
+      const round = maintenanceRound(this.db.tables, {
+        holder: attempt.holder,
+        heldTerm: attempt.heldTerm,
+        leaseMs: attempt.leaseMs,
+        instance: this.instances.report(),
+        instanceLeaseMs: this.instances.leaseMs,
+        rescueLimit: RESCUE_BATCH,
+        messagePrefix: MESSAGES.leaseExpiredPrefix,
+      });
+      rows = (await run<MaintenanceRoundRow>(this.db.pool, round)).rows;
+    } catch (err) {
+      this.instances.failed(err as Error);
+      this.leader.failed(attempt, err as Error);
+      return;
+    }
+    this.instances.written();
+    // This instance just talked to the database: its poller may skip the next fallback tick.
+    this.trigger.queriedDatabase();
+    const term = this.leader.settle(attempt, rows[0]?.term);
     if (!term) return;
     try {
-      await this.sweeper.sweep(term);
+      const rescued = rows.filter((r): r is MaintenanceRoundRow & RescuedRow => r.id !== null);
+      await this.sweeper.sweep(term, rescued);
       await this.retention.clean(term);
-      await this.instances.pruneExpired(term);
-      // This instance just talked to the database: its poller may skip the next fallback tick.
-      this.trigger.maintenanceRan();
     } catch (err) {
       this.logger.warn(`Maintenance round failed: ${(err as Error).message}`);
     }

@@ -1,11 +1,12 @@
 import { instancesTable } from './instances-table';
-import { LeaderTerm, leaderFence } from './leadership.sql';
-import { SqlTables, Statement } from './statement';
+import { SqlParams } from './sql-params';
+import { SqlTables } from './statement';
 
-/** Deletes the rows of instances that stopped heartbeating (they died), as long as `term` leads. */
-export function instanceDeleteExpired(t: SqlTables, term: LeaderTerm): Statement {
-  return {
-    text: `DELETE FROM ${instancesTable(t)} WHERE expires_at <= now() AND ${leaderFence(t, '$1', '$2')}`,
-    values: [term.holder, term.term],
-  };
+/**
+ * Deletes the rows of instances that stopped heartbeating (they died) while `fence` holds: the maintenance round's
+ * proof that its caller leads (maintenance-round.sql.ts). The caller's own row is left out: its heartbeat, in the
+ * same statement, rewrites it.
+ */
+export function instanceDeleteExpiredSql(t: SqlTables, p: SqlParams, callerId: string, fence: string): string {
+  return `DELETE FROM ${instancesTable(t)} WHERE expires_at <= now() AND id <> ${p.add(callerId)} AND ${fence}`;
 }

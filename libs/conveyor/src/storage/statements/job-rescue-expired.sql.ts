@@ -1,5 +1,6 @@
 import { JobErrorKind } from '../../job/job-error-kind';
 import { LeaderTerm, leaderFence } from './leadership.sql';
+import { SqlParams } from './sql-params';
 import { SqlTables, Statement } from './statement';
 
 /**
@@ -9,22 +10,40 @@ import { SqlTables, Statement } from './statement';
  * comes back with the worker that lost it (`lost_by`), for the log. Only the current leadership term rescues.
  */
 export function jobRescueExpired(t: SqlTables, limit: number, messagePrefix: string, lease: LeaderTerm): Statement {
-  return {
-    text: `
+  const p = new SqlParams();
+  const fence = leaderFence(t, p.add(lease.holder), p.add(lease.term));
+  return { text: jobRescueExpiredSql(t, p, limit, messagePrefix, fence), values: p.values };
+}
+
+/** What jobRescueExpired and the maintenance round's rescue return per job. */
+export interface RescuedRow {
+  id: string;
+  status: string;
+  queue: string;
+  type: string;
+  attempts: number;
+  /** The worker whose lease expired. */
+  lost_by: string | null;
+}
+
+/** jobRescueExpired's statement, rescuing while `fence` holds, its values added to `p`. */
+export function jobRescueExpiredSql(t: SqlTables, p: SqlParams, limit: number, messagePrefix: string, fence: string): string {
+  const prefix = p.add(messagePrefix);
+  return `
 WITH expired AS (
   SELECT id, locked_by FROM ${t.jobs}
-  WHERE status = 'RUNNING' AND locked_until < now() AND ${leaderFence(t, '$3', '$4')}
+  WHERE status = 'RUNNING' AND locked_until < now() AND ${fence}
   ORDER BY locked_until
-  LIMIT $1
+  LIMIT ${p.add(limit)}
   FOR UPDATE SKIP LOCKED
 )
 UPDATE ${t.jobs} j SET
   status = CASE WHEN j.attempts >= j.max_attempts THEN 'DEAD' ELSE 'RETRYING' END,
   run_at = now(),
-  last_error = $2 || coalesce(j.locked_by, 'an unknown worker') || '.',
+  last_error = ${prefix} || coalesce(j.locked_by, 'an unknown worker') || '.',
   errors = j.errors || jsonb_build_array(jsonb_build_object(
-    'attempt', j.attempts, 'at', now(), 'kind', $5::text, 'worker', j.locked_by,
-    'error', $2 || coalesce(j.locked_by, 'an unknown worker') || '.')),
+    'attempt', j.attempts, 'at', now(), 'kind', ${p.add(JobErrorKind.LEASE_EXPIRED)}::text, 'worker', j.locked_by,
+    'error', ${prefix} || coalesce(j.locked_by, 'an unknown worker') || '.')),
   locked_by = NULL,
   locked_until = NULL,
   lease_token = NULL,
@@ -32,7 +51,5 @@ UPDATE ${t.jobs} j SET
   updated_at = now(),
   version = j.version + 1
 FROM expired WHERE j.id = expired.id
-RETURNING j.id, j.status, j.queue, j.type, j.attempts, expired.locked_by AS lost_by`,
-    values: [limit, messagePrefix, lease.holder, lease.term, JobErrorKind.LEASE_EXPIRED],
-  };
+RETURNING j.id, j.status, j.queue, j.type, j.attempts, expired.locked_by AS lost_by`;
 }

@@ -1,3 +1,4 @@
+import { SqlParams } from './sql-params';
 import { SqlTables, Statement } from './statement';
 
 /** The one leadership this schema has: the maintenance leader's. */
@@ -15,18 +16,28 @@ export interface LeaderTerm {
  * while another instance's unexpired term stands.
  */
 export function leadershipClaim(t: SqlTables, holder: string, term: number, leaseMs: number): Statement {
-  return {
-    text: `
+  const p = new SqlParams();
+  return { text: leadershipClaimSql(t, p, holder, term, leaseMs), values: p.values };
+}
+
+/**
+ * leadershipClaim's statement, its values added to `p`, for a statement that does more in the same round trip
+ * (maintenance-round.sql.ts). While it returns a row, its conflict arm holds the leadership row locked until the
+ * statement's transaction ends: no other instance takes a term meanwhile.
+ */
+export function leadershipClaimSql(t: SqlTables, p: SqlParams, holder: string, term: number, leaseMs: number): string {
+  const h = p.add(holder);
+  const held = p.add(term);
+  const lease = p.add(leaseMs);
+  return `
 INSERT INTO ${t.leadership} AS l (name, holder, term, expires_at)
-VALUES ('${MAINTENANCE}', $1, 1, now() + $3 * interval '1 millisecond')
+VALUES ('${MAINTENANCE}', ${h}, 1, now() + ${lease} * interval '1 millisecond')
 ON CONFLICT (name) DO UPDATE SET
-  term = CASE WHEN l.holder = $1 AND l.term = $2 AND l.expires_at > now() THEN l.term ELSE l.term + 1 END,
-  holder = $1,
+  term = CASE WHEN l.holder = ${h} AND l.term = ${held} AND l.expires_at > now() THEN l.term ELSE l.term + 1 END,
+  holder = ${h},
   expires_at = EXCLUDED.expires_at
-WHERE (l.holder = $1 AND l.term = $2) OR l.expires_at <= now()
-RETURNING term::float8 AS term`,
-    values: [holder, term, leaseMs],
-  };
+WHERE (l.holder = ${h} AND l.term = ${held}) OR l.expires_at <= now()
+RETURNING term::float8 AS term`;
 }
 
 /** Ends the caller's term now, so another instance takes over at its next try rather than when the lease runs out. */
