@@ -21,12 +21,12 @@ describe('maintenance round', () => {
   const leadership = async () =>
     (await first.sql.query<{ holder: string; term: string }>(`SELECT holder, term FROM ${table('conveyor_leadership')}`)).rows[0];
 
-  const insertExpiredJobs = async (count: number): Promise<string[]> => {
+  const insertExpiredJobs = async (count: number, lockedBy = 'gone'): Promise<string[]> => {
     const { rows } = await first.sql.query<{ id: string }>(
       `INSERT INTO ${first.jobsTable} (type, payload, status, attempts, locked_by, locked_until, lease_token)
-       SELECT 'NOBODY', '{}', 'RUNNING', 1, 'gone', now() - interval '1 second', gen_random_uuid() FROM generate_series(1, $1)
+       SELECT 'NOBODY', '{}', 'RUNNING', 1, $2, now() - interval '1 second', gen_random_uuid() FROM generate_series(1, $1)
        RETURNING id`,
-      [count],
+      [count, lockedBy],
     );
     return rows.map((r) => r.id);
   };
@@ -65,6 +65,8 @@ describe('maintenance round', () => {
       appName: 'round-second',
       engine: { ...engine, workerId: 'second' },
     });
+    // The rounds each app starts with may still be running; a round asked for meanwhile is that one.
+    await Promise.all([round(first), round(second)]);
   });
 
   afterAll(async () => {
@@ -134,6 +136,45 @@ describe('maintenance round', () => {
     const jobs = await insertExpiredJobs(2 * RESCUE_BATCH + 7);
     await round(first);
     expect(await statusesOf(jobs)).toEqual({ [JobStatus.RETRYING]: 2 * RESCUE_BATCH + 7 });
+  });
+
+  it("a failing rescue costs neither the leader's renewal nor its heartbeat; the rescue succeeds once it can", async () => {
+    // A trigger that refuses to update one job makes the rescue, and so the round's statement, fail.
+    await first.sql.query(`
+      CREATE FUNCTION ${table('refuse_rescue')}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'rescue refused by the test'; END $$;
+      CREATE TRIGGER refuse_rescue BEFORE UPDATE ON ${first.jobsTable}
+        FOR EACH ROW WHEN (OLD.locked_by = 'refused') EXECUTE FUNCTION ${table('refuse_rescue')}()`);
+    try {
+      const job = await insertExpiredJobs(1, 'refused');
+      const before = (
+        await first.sql.query<{ term: string; lead_until: Date; seen: Date }>(
+          `SELECT l.term, l.expires_at AS lead_until, i.last_seen AS seen
+           FROM ${table('conveyor_leadership')} l, ${table('conveyor_instances')} i WHERE i.id = 'first'`,
+        )
+      ).rows[0];
+
+      await round(first);
+
+      const after = (
+        await first.sql.query<{ holder: string; term: string; lead_until: Date; seen: Date }>(
+          `SELECT l.holder, l.term, l.expires_at AS lead_until, i.last_seen AS seen
+           FROM ${table('conveyor_leadership')} l, ${table('conveyor_instances')} i WHERE i.id = 'first'`,
+        )
+      ).rows[0];
+      expect(after.holder).toBe('first');
+      expect(after.term).toBe(before.term);
+      expect(after.lead_until.getTime()).toBeGreaterThan(before.lead_until.getTime());
+      expect(after.seen.getTime()).toBeGreaterThan(before.seen.getTime());
+      expect(await statusesOf(job)).toEqual({ [JobStatus.RUNNING]: 1 });
+
+      await first.sql.query(`DROP TRIGGER refuse_rescue ON ${first.jobsTable}`);
+      await round(first);
+      expect(await statusesOf(job)).toEqual({ [JobStatus.RETRYING]: 1 });
+    } finally {
+      await first.sql.query(`DROP TRIGGER IF EXISTS refuse_rescue ON ${first.jobsTable}`);
+      await first.sql.query(`DROP FUNCTION IF EXISTS ${table('refuse_rescue')}()`);
+    }
   });
 
   it("the leader's own row is never deleted as a dead instance's, even when its lease ran out", async () => {

@@ -87,12 +87,23 @@ describe('WakeRules', () => {
       expect(rules.onFallbackTick(11_000)).toBe(true);
     });
 
-    it('skips one tick per query of its own: two between ticks skip the next two', () => {
+    it('skips one tick per query of its own: a round and a probe in one interval skip the next two ticks', () => {
       rules.onOwnQuery();
       rules.onOwnQuery();
       expect(rules.onFallbackTick(10_000)).toBe(false);
       expect(rules.onFallbackTick(11_000)).toBe(false);
       expect(rules.onFallbackTick(12_000)).toBe(true);
+    });
+
+    it('claims at least every third tick however often it queries on its own, and carries over at most two', () => {
+      const claims: boolean[] = [];
+      for (let tick = 0; tick < 9; tick++) {
+        for (let q = 0; q < 5; q++) rules.onOwnQuery();
+        claims.push(rules.onFallbackTick(10_000 + tick * INTERVAL));
+      }
+      expect(claims).toEqual([false, false, true, false, false, true, false, false, true]);
+      // Queries stop: what is owed is at most two ticks.
+      expect([20, 21, 22, 23].map((s) => rules.onFallbackTick(s * 1_000))).toEqual([false, false, true, true]);
     });
   });
 

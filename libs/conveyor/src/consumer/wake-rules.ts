@@ -1,6 +1,12 @@
 /** Due times closer than this are treated as due now (clock skew between this host and the database). */
 export const CLOCK_SLACK_MS = 20;
 
+/**
+ * Queries of its own an instance may have standing in for later fallback ticks, and ticks skipped in a row for them:
+ * a maintenance round and a LISTEN probe in the same interval each replace a tick; more than that is not carried over.
+ */
+const MAX_OWN_QUERIES_OWED = 2;
+
 /** What a due time asks of the poller. */
 export interface DueDecision {
   /** Claim now. */
@@ -33,15 +39,18 @@ export interface ClaimTally {
  *   slightly behind does not leave a job due in a few milliseconds to the fallback poll.
  * - The fallback tick claims only when this instance has not talked to the database since the last tick (a claim
  *   within half the interval, a maintenance round, or the LISTEN connection's probe; each query of its own stands in
- *   for one tick's claim): an idle instance makes at most one query per interval.
+ *   for one tick's claim, for at most two ticks in a row): an idle instance makes one query per interval, and a job
+ *   whose notification was lost waits at most three intervals.
  * - After a claim the poller goes again at once when it was woken meanwhile, or the claim was full and the pool
  *   still has room.
  */
 export class WakeRules {
   private moreLikely = true;
   private lastClaimAt = 0;
-  /** Queries of its own not yet stood in for a fallback tick's claim. */
+  /** Queries of its own not yet stood in for a fallback tick's claim (at most MAX_OWN_QUERIES_OWED). */
   private ownQueries = 0;
+  /** Ticks skipped in a row for queries of its own. */
+  private skippedInARow = 0;
   private timerAt = Infinity;
 
   constructor(private readonly pollIntervalMs: number) {}
@@ -79,15 +88,20 @@ export class WakeRules {
 
   /** This instance queried the database on its own account (its maintenance round, its LISTEN connection's probe). */
   onOwnQuery(): void {
-    this.ownQueries++;
+    this.ownQueries = Math.min(this.ownQueries + 1, MAX_OWN_QUERIES_OWED);
   }
 
   /** The fallback interval ticked: whether to claim. */
   onFallbackTick(now: number): boolean {
-    const queried = this.ownQueries > 0;
-    // Each tick uses up one query of its own; a second one since the last tick stands in for the next tick's claim.
-    this.ownQueries = Math.max(0, this.ownQueries - 1);
-    return !queried && now - this.lastClaimAt >= this.pollIntervalMs / 2;
+    // A query of its own stands in for this tick's claim, but for no more than MAX_OWN_QUERIES_OWED ticks in a row:
+    // however often the instance queries on its own, the fallback claims at least every third interval.
+    if (this.ownQueries > 0 && this.skippedInARow < MAX_OWN_QUERIES_OWED) {
+      this.ownQueries--;
+      this.skippedInARow++;
+      return false;
+    }
+    this.skippedInARow = 0;
+    return now - this.lastClaimAt >= this.pollIntervalMs / 2;
   }
 
   /** A claim came back at `now`; true when it was full. */

@@ -54,7 +54,10 @@ export class LeaderElection {
     return this.held !== null && performance.now() < this.heldUntil;
   }
 
-  /** Takes or renews the leadership; returns the term to carry out maintenance with, or null when another instance leads. */
+  /**
+   * Takes or renews the leadership in a statement of its own (the maintenance round claims inside its one statement,
+   * through attempt/settle/failed); returns the term to carry out maintenance with, or null when another instance leads.
+   */
   async acquire(): Promise<LeaderTerm | null> {
     const attempt = this.attempt();
     try {

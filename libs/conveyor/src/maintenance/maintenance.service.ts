@@ -3,12 +3,13 @@ import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ClaimTrigger } from '../consumer/claim-trigger';
 import { MESSAGES } from '../errors/conveyor.messages';
+import { isConnectionError } from '../storage/connections/connection-errors';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { RescuedRow } from '../storage/statements/job-rescue-expired.sql';
 import { maintenanceRound, MaintenanceRoundRow } from '../storage/statements/maintenance-round.sql';
 import { run } from '../storage/statements/statement';
 import { InstanceRegistry } from './instance-registry.service';
-import { LeaderElection } from './leader-election.service';
+import { LeaderElection, LeadershipAttempt } from './leader-election.service';
 import { LeaseSweeper, RESCUE_BATCH } from './lease-sweeper.service';
 import { RetentionCleaner } from './retention-cleaner.service';
 
@@ -16,7 +17,8 @@ import { RetentionCleaner } from './retention-cleaner.service';
  * Runs the maintenance duties (lease rescue, retention, pruning dead instances' rows) on an interval, on whichever
  * instance currently holds leadership; the others only try to become leader. Every instance also writes its own
  * heartbeat to the instance registry each round. A round is one statement (maintenance-round.sql.ts) unless the
- * leader has more to do: more expired leases than one batch, or retention's turn. A plain timer: the engine leaves
+ * leader has more to do: more expired leases than one batch, or retention's turn; when the leader's duties in that
+ * statement fail, the claim and the heartbeat go again without them. A plain timer: the engine leaves
  * @nestjs/schedule (and its global explorer of @Cron/@Interval methods) to the host app.
  */
 @Injectable()
@@ -58,33 +60,51 @@ export class MaintenanceService {
   private async run(): Promise<void> {
     const attempt = this.leader.attempt();
     let rows: MaintenanceRoundRow[];
+    let dutiesDone = true;
     try {
-      const round = maintenanceRound(this.db.tables, {
-        holder: attempt.holder,
-        heldTerm: attempt.heldTerm,
-        leaseMs: attempt.leaseMs,
-        instance: this.instances.report(),
-        instanceLeaseMs: this.instances.leaseMs,
-        rescueLimit: RESCUE_BATCH,
-        messagePrefix: MESSAGES.leaseExpiredPrefix,
-      });
-      rows = (await run<MaintenanceRoundRow>(this.db.pool, round)).rows;
+      rows = await this.sendRound(attempt, true);
     } catch (err) {
-      this.instances.failed(err as Error);
-      this.leader.failed(attempt, err as Error);
-      return;
+      if (isConnectionError(err)) return this.roundFailed(attempt, err as Error);
+      // The leader's duties failed, and took the claim and the heartbeat with them (one statement): those two must
+      // not depend on a rescue or a pruning, so they go again alone, and the rescue again in its own statement below.
+      this.logger.warn(`Maintenance round failed: ${(err as Error).message}; claiming and heartbeating alone`);
+      dutiesDone = false;
+      try {
+        rows = await this.sendRound(attempt, false);
+      } catch (again) {
+        return this.roundFailed(attempt, again as Error);
+      }
     }
     this.instances.written();
-    // This instance just talked to the database: its poller may skip the next fallback tick.
+    // This instance just talked to the database: its poller may skip a fallback tick.
     this.trigger.queriedDatabase();
     const term = this.leader.settle(attempt, rows[0]?.term);
     if (!term) return;
     try {
-      const rescued = rows.filter((r): r is MaintenanceRoundRow & RescuedRow => r.id !== null);
+      const rescued = dutiesDone ? rows.filter((r): r is MaintenanceRoundRow & RescuedRow => r.id !== null) : undefined;
       await this.sweeper.sweep(term, rescued);
       await this.retention.clean(term);
     } catch (err) {
       this.logger.warn(`Maintenance round failed: ${(err as Error).message}`);
     }
+  }
+
+  private async sendRound(attempt: LeadershipAttempt, leaderDuties: boolean): Promise<MaintenanceRoundRow[]> {
+    const round = maintenanceRound(this.db.tables, {
+      holder: attempt.holder,
+      heldTerm: attempt.heldTerm,
+      leaseMs: attempt.leaseMs,
+      instance: this.instances.report(),
+      instanceLeaseMs: this.instances.leaseMs,
+      leaderDuties,
+      rescueLimit: RESCUE_BATCH,
+      messagePrefix: MESSAGES.leaseExpiredPrefix,
+    });
+    return (await run<MaintenanceRoundRow>(this.db.pool, round)).rows;
+  }
+
+  private roundFailed(attempt: LeadershipAttempt, err: Error): void {
+    this.instances.failed(err);
+    this.leader.failed(attempt, err);
   }
 }

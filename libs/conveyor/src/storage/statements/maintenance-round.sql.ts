@@ -14,6 +14,11 @@ export interface MaintenanceRoundRequest {
   /** Its heartbeat for the instance registry, listed for `instanceLeaseMs`. */
   instance: InstanceReport;
   instanceLeaseMs: number;
+  /**
+   * Whether the statement also carries the leader's duties (pruning, a first batch of rescues). Without them it only
+   * claims and heartbeats: the round sent again after those duties failed, so that their failure costs neither.
+   */
+  leaderDuties: boolean;
   /** Most jobs rescued by this statement; the leader sends jobRescueExpired for more when it came back full. */
   rescueLimit: number;
   messagePrefix: string;
@@ -38,10 +43,16 @@ export type MaintenanceRoundRow = { term: number } & { [K in keyof RescuedRow]: 
 export function maintenanceRound(t: SqlTables, r: MaintenanceRoundRequest): Statement {
   const p = new SqlParams();
   const leads = 'EXISTS (SELECT 1 FROM lead)';
-  const text = `
+  const bookkeeping = `
 WITH lead AS (${leadershipClaimSql(t, p, r.holder, r.heldTerm, r.leaseMs)}
 ), beat AS (${instanceUpsertSql(t, p, r.instance, r.instanceLeaseMs)}
-), pruned AS (${instanceDeleteExpiredSql(t, p, r.instance.id, leads)}
+)`;
+  if (!r.leaderDuties) {
+    const text = `${bookkeeping}
+SELECT lead.term, NULL AS id, NULL AS status, NULL AS queue, NULL AS type, NULL AS attempts, NULL AS lost_by FROM lead`;
+    return { text, values: p.values };
+  }
+  const text = `${bookkeeping}, pruned AS (${instanceDeleteExpiredSql(t, p, r.instance.id, leads)}
 ), rescued AS (${jobRescueExpiredSql(t, p, r.rescueLimit, r.messagePrefix, leads)}
 )
 SELECT lead.term, rescued.id, rescued.status, rescued.queue, rescued.type, rescued.attempts, rescued.lost_by
