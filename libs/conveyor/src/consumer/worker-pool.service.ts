@@ -38,7 +38,7 @@ export interface PoolStats {
  *
  * Every claimed job is *held* until its outcome is written: first `buffered` (claimed, waiting for a
  * slot), then `running`, then `finishing` (outcome queued in the Completer). The pool asks for at most
- * `concurrency + prefetch - held` more jobs (backpressure; the prefetch adapts to the start rate unless set, see
+ * `concurrency + prefetch - running - buffered` more jobs (backpressure; the prefetch adapts to the start rate unless set, see
  * PrefetchSizer), and excludes from the claim the queues and
  * types already at their limits. A slot frees the moment a handler settles — the database write happens
  * in the background, in batches — and the next buffered job starts at once, so handlers do not wait on
