@@ -3,8 +3,8 @@
  * `node -r ./test/support/register-ts.js bench/run.ts [--quick] [--help]`
  *
  * For each repetition, case and variant (floor, floor-pipelined, skip-locked, optimistic; caseRunsVariant says
- * which run a case) it creates a schema, runs the case in its own Node process, drops the schema and prints the
- * case's JSON line. At the end it
+ * which run a case) it creates a schema, runs the case in its own Node process (from a compiled copy of the
+ * repository, unless `--from-source`), drops the schema and prints the case's JSON line. At the end it
  * prints the tables and writes the Markdown report and its SVG chart (see docs/performance.md for the
  * method). The report's hand-written "Where the time goes" section is carried over from the file it replaces.
  */
@@ -13,6 +13,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BenchDatabase, openBenchDatabase } from './database/bench-database';
+import { COMPILED_COPY_ENV } from './processes/bench-child';
+import { compileRepositoryCopy, removeRepositoryCopy } from './processes/compiled-copy';
 import { killCurrentCase, runCaseProcess } from './processes/run-case-process';
 import { textTable } from './report/format';
 import { describeMachine } from './report/machine-info';
@@ -32,6 +34,10 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   log(`Starting ${options.databaseUrl ? 'with DATABASE_URL' : 'embedded PostgreSQL'}…`);
   const db = await openBenchDatabase(options.databaseUrl, runTag);
+  if (!options.fromSource) {
+    process.env[COMPILED_COPY_ENV] = compileRepositoryCopy(ROOT);
+    log(`Case processes run a compiled copy (${process.env[COMPILED_COPY_ENV]}); --from-source compiles on the fly`);
+  }
 
   let interrupted = false;
   process.on('SIGINT', () => {
@@ -56,6 +62,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await db.stop();
+    if (process.env[COMPILED_COPY_ENV]) removeRepositoryCopy(process.env[COMPILED_COPY_ENV]);
   }
 
   const summary = summarize(results, options.variants, options.repeat, options.sizes);

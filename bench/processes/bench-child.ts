@@ -4,6 +4,19 @@ import { BenchEvent, EVENT_PREFIX } from './bench-protocol';
 
 const ROOT = join(__dirname, '..', '..');
 const REGISTER_TS = join(ROOT, 'test/support/register-ts.js');
+
+/**
+ * Set by the runner to the compiled copy of the repository (compiled-copy.ts) that case processes run; inherited by
+ * the processes they start in turn. Unset, children compile their TypeScript on the fly (`--from-source`).
+ */
+export const COMPILED_COPY_ENV = 'BENCH_COMPILED_COPY';
+
+/** The command line of a child running `file` (a .ts path from the repository's root). */
+function childCommand(file: string): string[] {
+  const copy = process.env[COMPILED_COPY_ENV];
+  if (!copy) return ['-r', REGISTER_TS, join(ROOT, file)];
+  return ['-r', join(copy, 'test/support/register-compiled.js'), join(copy, file.replace(/\.ts$/, '.js'))];
+}
 /** Lines of other output kept for error messages. */
 const TAIL_LINES = 40;
 
@@ -19,8 +32,8 @@ export class BenchChildError extends Error {
 }
 
 /**
- * A TypeScript file of bench/ running as its own Node process (`node -r test/support/register-ts.js`),
- * speaking the line protocol of bench-protocol.ts.
+ * A TypeScript file of bench/ running as its own Node process, from the compiled copy when there is one (see
+ * COMPILED_COPY_ENV), speaking the line protocol of bench-protocol.ts.
  */
 export class BenchChild {
   readonly proc: ChildProcess;
@@ -34,7 +47,7 @@ export class BenchChild {
   constructor(file: string, env: Record<string, string>, label: string) {
     // BENCH_NODE_ARGS passes flags such as --cpu-prof to case processes (NODE_OPTIONS refuses them).
     const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    this.proc = spawn(process.execPath, [...nodeArgs, '-r', REGISTER_TS, join(ROOT, file)], {
+    this.proc = spawn(process.execPath, [...nodeArgs, ...childCommand(file)], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

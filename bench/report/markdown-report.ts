@@ -99,6 +99,8 @@ export function renderMarkdownReport(r: ReportInput): string {
     'cost. A ratio divides a value by its baseline measured in the same repetition; the table shows the median and',
     'the min–max of those ratios.',
     '',
+    processesText(options.fromSource),
+    '',
     warmUpText(s.warmUpJobs),
     '',
     '- **Bulk enqueue** — `JobsService.enqueueMany` in chunks, no worker running; the floor sends multi-row `INSERT … VALUES`.',
@@ -204,4 +206,14 @@ function warmUpText(jobs: number): string {
 /** 20000 → 20,000. */
 function n(count: number): string {
   return count.toLocaleString('en-US');
+}
+
+/** How the case processes run their code: what their memory and start-up include. */
+function processesText(fromSource: boolean): string {
+  return fromSource
+    ? '**Processes.** Run with `--from-source`: every case process compiled its TypeScript on the fly with inline ' +
+        'source maps, so the compiler and those maps are in every figure of memory (about 50 MB of the peak RSS).'
+    : '**Processes.** Case processes run a compiled copy of the repository (JavaScript without source maps, as ' +
+        '`npm run build` ships it; `bench/processes/compiled-copy.ts`), so no compiler is in their memory or start-up. ' +
+        '`--from-source` compiles on the fly instead.';
 }

@@ -13,6 +13,8 @@ export interface BenchOptions {
   caseTimeoutMs: number;
   /** Use this server instead of an embedded one. */
   databaseUrl?: string;
+  /** Case processes compile their TypeScript on the fly instead of running a compiled copy. */
+  fromSource: boolean;
 }
 
 const FULL: CaseSizes = {
@@ -79,6 +81,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --variants a,b           any of ${VARIANTS.join(', ')}   BENCH_VARIANTS
   --out FILE               report path [docs/performance.md, quick: docs/performance-quick.md]  BENCH_OUT
   --case-timeout-s N       kill a case process after N seconds              [900]          BENCH_CASE_TIMEOUT_S
+  --from-source            case processes compile TypeScript on the fly (with source maps) instead of running
+                           a compiled copy; adds the compiler to every process's memory          BENCH_FROM_SOURCE
 
   DATABASE_URL             benchmark this server instead of an embedded PostgreSQL
   BENCH_PG_CPU             server | backends | none: how PostgreSQL CPU is measured (default: see docs)`;
@@ -103,6 +107,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     return value;
   };
   const quick = pick('quick', 'BENCH_QUICK') !== undefined;
+  const fromSource = pick('from-source', 'BENCH_FROM_SOURCE') !== undefined;
   const sizes: CaseSizes = { ...(quick ? QUICK : FULL) };
   for (const [flag, envName, key, min] of SIZE_FLAGS) {
     const value = pick(flag, envName);
@@ -119,6 +124,7 @@ export function parseBenchOptions(argv: string[], env: NodeJS.ProcessEnv): Bench
     out: pick('out', 'BENCH_OUT') ?? (quick ? 'docs/performance-quick.md' : 'docs/performance.md'),
     caseTimeoutMs: (timeout === undefined ? 900 : integerAtLeast('case-timeout-s', timeout, 1)) * 1000,
     databaseUrl: env.DATABASE_URL || undefined,
+    fromSource,
   };
   if (flags.has('help')) throw new BenchOptionsError('');
   const unknown = [...flags.keys()];
