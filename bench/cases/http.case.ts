@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { checkpointBeforeMeasuring } from '../database/checkpoint';
 import { per1k } from '../measure/case-meters';
 import { PostgresCpuMeter } from '../measure/postgres-cpu-meter';
-import { HttpPlatform } from '../floor/floor-http-server';
+import type { HttpPlatform } from '../floor/floor-http-server';
 import { BenchChild } from '../processes/bench-child';
 import { QUEUE_CONFIG_ENV, QueueProcessConfig } from '../processes/queue-process-config';
 import { BENCH_JOB_TYPE } from '../shared/bench-queue.interface';

@@ -2,7 +2,6 @@ import { DynamicModule, INestApplication, LogLevel, Module, Type } from '@nestjs
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConveyorModule, ConveyorOptionsInput } from '@conveyor/core';
-import { configureHttp, ConveyorHttpModule } from '@conveyor/core/http';
 import { WorkerHooks } from '../shared/bench-queue.interface';
 import { BENCH_HOOKS, BenchNoopHandler } from './bench-noop.handler';
 
@@ -43,7 +42,9 @@ export async function createBenchApp(options: BenchAppOptions): Promise<INestApp
     ConveyorModule.forRoot(options.engine),
     BenchHandlersModule,
   ];
-  if (options.http) imports.push(ConveyorHttpModule);
+  // Loaded only for an app that serves the API: a worker that does not holds none of the HTTP layer's code.
+  const http = options.http ? await import('@conveyor/core/http') : null;
+  if (http) imports.push(http.ConveyorHttpModule);
 
   @Module({ imports })
   class BenchAppModule {}
@@ -53,6 +54,6 @@ export async function createBenchApp(options: BenchAppOptions): Promise<INestApp
     options.http === 'fastify'
       ? await NestFactory.create(BenchAppModule, new (await import('@nestjs/platform-fastify')).FastifyAdapter(), settings)
       : await NestFactory.create(BenchAppModule, settings);
-  if (options.http) configureHttp(app, { bodyLimitBytes: 1024 * 1024 });
+  if (http) http.configureHttp(app, { bodyLimitBytes: 1024 * 1024 });
   return app;
 }

@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import { FloorVariant } from '../shared/bench-case';
 import { BenchQueue, PrepareWorkerOptions, QueueCounts, RowState, WorkerHooks, WorkerSettings } from '../shared/bench-queue.interface';
-import { FloorHttpServer, HttpPlatform, startFloorHttpServer } from './floor-http-server';
+import type { FloorHttpServer, HttpPlatform } from './floor-http-server';
 import { FloorLoopsWorker } from './floor-loops-worker';
 import { FloorPipelinedWorker } from './floor-pipelined-worker';
 import { FloorWorker } from './floor-worker.interface';
@@ -83,6 +83,8 @@ export class FloorQueue implements BenchQueue {
   async startWorker(): Promise<number | undefined> {
     await this.worker?.start();
     if (!this.http) return undefined;
+    // Loaded here: a worker process that serves no HTTP does not hold Express and Fastify.
+    const { startFloorHttpServer } = await import('./floor-http-server');
     this.server = await startFloorHttpServer(this.http, this.pool, this.tables);
     return this.server.port;
   }

@@ -214,6 +214,7 @@ function processesText(fromSource: boolean): string {
     ? '**Processes.** Run with `--from-source`: every case process compiled its TypeScript on the fly with inline ' +
         'source maps, so the compiler and those maps are in every figure of memory (about 50 MB of the peak RSS).'
     : '**Processes.** Case processes run a compiled copy of the repository (JavaScript without source maps, as ' +
-        '`npm run build` ships it; `bench/processes/compiled-copy.ts`), so no compiler is in their memory or start-up. ' +
+        '`npm run build` ships it; `bench/processes/compiled-copy.ts`), so no compiler is in their memory or start-up, ' +
+        "and each loads only its own case's code: a worker holds no HTTP code unless its case serves HTTP. " +
         '`--from-source` compiles on the fly instead.';
 }
