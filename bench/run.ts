@@ -34,10 +34,6 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   log(`Starting ${options.databaseUrl ? 'with DATABASE_URL' : 'embedded PostgreSQL'}…`);
   const db = await openBenchDatabase(options.databaseUrl, runTag);
-  if (!options.fromSource) {
-    process.env[COMPILED_COPY_ENV] = compileRepositoryCopy(ROOT);
-    log(`Case processes run a compiled copy (${process.env[COMPILED_COPY_ENV]}); --from-source compiles on the fly`);
-  }
 
   let interrupted = false;
   process.on('SIGINT', () => {
@@ -51,6 +47,10 @@ async function main(): Promise<void> {
   const results: CaseResult[] = [];
   try {
     log(`${db.description}, PostgreSQL ${db.serverVersion}; PostgreSQL CPU: ${machine.pgCpuMethod}`);
+    if (!options.fromSource) {
+      process.env[COMPILED_COPY_ENV] = compileRepositoryCopy(ROOT);
+      log(`Case processes run a compiled copy (${process.env[COMPILED_COPY_ENV]}); --from-source compiles on the fly`);
+    }
     for (let rep = 1; rep <= options.repeat && !interrupted; rep++) {
       for (const name of options.cases) {
         for (const variant of options.variants) {

@@ -17,6 +17,7 @@ function childCommand(file: string): string[] {
   if (!copy) return ['-r', REGISTER_TS, join(ROOT, file)];
   return ['-r', join(copy, 'test/support/register-compiled.js'), join(copy, file.replace(/\.ts$/, '.js'))];
 }
+
 /** Lines of other output kept for error messages. */
 const TAIL_LINES = 40;
 
