@@ -1,6 +1,7 @@
 import { JobStatus } from '@conveyor/core';
 import { LeaderElection } from '@conveyor/core/maintenance/leader-election.service';
 import { LeaseSweeper } from '@conveyor/core/maintenance/lease-sweeper.service';
+import { MaintenanceService } from '@conveyor/core/maintenance/maintenance.service';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 
@@ -30,6 +31,9 @@ describe('maintenance leadership', () => {
     const engine = { runWorkers: false, maintenanceIntervalMs: 3_600_000 };
     first = await createTestApp({ schema: schema.schema, http: false, appName: 'lead-first', engine: { ...engine, workerId: 'first' } });
     second = await createTestApp({ schema: schema.schema, http: false, appName: 'lead-second', engine: { ...engine, workerId: 'second' } });
+    // The rounds each app starts with may still be running, and one that ends after a test released the leadership
+    // would take it; a round asked for meanwhile is that one.
+    await Promise.all([first.app.get(MaintenanceService).tick(), second.app.get(MaintenanceService).tick()]);
   });
 
   afterAll(async () => {
