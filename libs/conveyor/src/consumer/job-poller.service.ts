@@ -20,6 +20,9 @@ import { WorkerPool } from './worker-pool.service';
  * in flight fold into one more round, so a burst of notifications costs one query, not one each; a round that got
  * all it asked for goes again at once while the pool has room.
  */
+/** How long after a claim that lost every round to claim again: long enough for the competitors' claims to end. */
+const LOST_RACES_RETRY_MS = 25;
+
 @Injectable()
 export class JobPoller implements ClaimWaker {
   private readonly logger = new Logger('Conveyor:Poller');
@@ -156,6 +159,8 @@ export class JobPoller implements ClaimWaker {
         this.pool.accept(jobs, claimSentAt);
         if (jobs.length > 0 && this.live.watching) this.live.announce(jobs.map((j) => ({ id: j.id, status: j.status })));
         this.pickup.claimReturned(claimNo, jobs);
+        // Competitors took every row this claim read: more is likely waiting once their claims are done.
+        if (jobs.length === 0 && this.strategy.lastClaimLostEveryRound) this.jobsDueAt(Date.now() + LOST_RACES_RETRY_MS);
         const full = this.rules.onClaimed(
           {
             taken: jobs.length,

@@ -42,6 +42,12 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
   private contended = true;
   /** Claims left whose first round reads a double window (see WIDE_CLAIMS_AFTER_LOSS). */
   private wideClaimsLeft = 0;
+  private lostEveryRound = false;
+
+  /** See ClaimStrategy: set for the first of consecutive claims that won nothing under competition. */
+  get lastClaimLostEveryRound(): boolean {
+    return this.lostEveryRound;
+  }
 
   constructor(
     private readonly db: ConveyorDatabase,
@@ -73,7 +79,12 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
       if (!lost) break;
       lostRace = true;
     }
-    this.contended = claimed.length === filter.limit || (lostRace && claimed.length > 0);
+    // A claim that won nothing although every round counted as lost says the queue is busy, not empty, once: the
+    // caller claims again shortly, still contended. A second one in a row is read as an empty queue (its rounds were
+    // empty reads, which cannot tell the two apart), so an idle worker does not keep claiming.
+    const lostEveryRound = claimed.length === 0 && lostRace && !this.lostEveryRound;
+    this.contended = claimed.length === filter.limit || (lostRace && claimed.length > 0) || lostEveryRound;
+    this.lostEveryRound = lostEveryRound;
     this.wideClaimsLeft = lostRace ? WIDE_CLAIMS_AFTER_LOSS : Math.max(0, this.wideClaimsLeft - 1);
     return sortClaimed(claimed);
   }

@@ -18,6 +18,7 @@ import { sortClaimed } from './sort-claimed';
 export class SkipLockedClaimStrategy implements ClaimStrategy {
   readonly name = 'skip-locked';
   readonly shortClaimsMayLeaveWork = false;
+  readonly lastClaimLostEveryRound = false;
 
   constructor(
     private readonly db: ConveyorDatabase,
