@@ -10,6 +10,9 @@ import { PICKUP_HOOKS, PickupHooks } from './pickup-hooks';
 import { WakeRules } from './wake-rules';
 import { WorkerPool } from './worker-pool.service';
 
+/** How long after a claim that lost every round to claim again: long enough for the competitors' claims to end. */
+const LOST_RACES_RETRY_MS = 25;
+
 /**
  * The poller: claims jobs into the worker pool, asking each time for exactly the pool's free room.
  *
@@ -20,9 +23,6 @@ import { WorkerPool } from './worker-pool.service';
  * in flight fold into one more round, so a burst of notifications costs one query, not one each; a round that got
  * all it asked for goes again at once while the pool has room.
  */
-/** How long after a claim that lost every round to claim again: long enough for the competitors' claims to end. */
-const LOST_RACES_RETRY_MS = 25;
-
 @Injectable()
 export class JobPoller implements ClaimWaker {
   private readonly logger = new Logger('Conveyor:Poller');
