@@ -125,7 +125,9 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
   });
 
   it('a scheduled job cancelled before it was due shows no future "Due" step; a waiting one does', async () => {
-    const waiting = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-due', delayMs: 3_600_000 });
+    // Due in 59 min 30 s: the page rounds to whole seconds and then floors to minutes, so it reads "59 min" for any
+    // render within 29 s of the insert (an hour exactly reads "1 h" when the page renders within half a second).
+    const waiting = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-due', delayMs: 3_570_000 });
     const cancelled = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-due', delayMs: 3_600_000 });
     await post(`/jobs/${cancelled.id}/cancel`).expect(200);
 

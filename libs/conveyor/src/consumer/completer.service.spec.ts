@@ -7,15 +7,7 @@ import { FinishAnswer } from '../storage/statements/finish-answer.codec';
 import { FinishRow } from '../storage/statements/finish-row';
 import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
-
-const tables = {
-  schema: '"s"',
-  jobs: '"s"."conveyor_jobs"',
-  queues: '"s"."conveyor_queues"',
-  leadership: '"s"."conveyor_leadership"',
-  liveWatch: '"s"."conveyor_live_watch"',
-  key: 's',
-};
+import { SPEC_TABLES as tables } from '../../../../test/support/sql-tables.fixture';
 
 /** A write the test answers when it wants: the ids it carried, and how to end it. */
 interface Write {

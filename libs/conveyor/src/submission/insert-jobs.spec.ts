@@ -1,17 +1,9 @@
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { IdempotencyConflictError } from '../errors/job-request.errors';
-import { jobInsertMany, NewJobRow, SqlTables } from '../storage/statements';
+import { jobInsertMany, NewJobRow } from '../storage/statements';
 import { FailedRow, insertJobs, insertJobsEach } from './insert-jobs';
 import { JobRow } from '../storage/statements/job-row.mapper';
-
-const tables: SqlTables = {
-  schema: '"s"',
-  jobs: '"s".conveyor_jobs',
-  queues: '"s".conveyor_queues',
-  leadership: '"s".conveyor_leadership',
-  liveWatch: '"s".conveyor_live_watch',
-  key: 'k',
-};
+import { SPEC_TABLES as tables } from '../../../../test/support/sql-tables.fixture';
 
 let ids = 0;
 

@@ -1,19 +1,11 @@
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { SqlResult, SqlRunner } from '../storage/connections/sql-runner.interface';
 import { DatabaseUnavailableError, IdempotencyConflictError } from '../errors/job-request.errors';
-import { NewJobRow, SqlTables } from '../storage/statements';
+import { NewJobRow } from '../storage/statements';
 import { JobRow } from '../storage/statements/job-row.mapper';
 import { LocalPickup } from './local-pickup.port';
 import { SharedInsertAnswer, SharedInsertService } from './shared-insert.service';
-
-const tables: SqlTables = {
-  schema: '"s"',
-  jobs: '"s".conveyor_jobs',
-  queues: '"s".conveyor_queues',
-  leadership: '"s".conveyor_leadership',
-  liveWatch: '"s".conveyor_live_watch',
-  key: 'k',
-};
+import { SPEC_TABLES as tables } from '../../../../test/support/sql-tables.fixture';
 
 let ids = 0;
 

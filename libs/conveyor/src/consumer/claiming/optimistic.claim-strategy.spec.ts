@@ -2,15 +2,8 @@ import { ConveyorDatabase } from '../../storage/connections/conveyor-database.se
 import { WorkerConnection } from '../../storage/connections/worker-connection.service';
 import { ClaimFilter } from '../../storage/statements/claim-filter.interface';
 import { OptimisticClaimStrategy } from './optimistic.claim-strategy';
+import { SPEC_TABLES as tables } from '../../../../../test/support/sql-tables.fixture';
 
-const tables = {
-  schema: '"s"',
-  jobs: '"s"."conveyor_jobs"',
-  queues: '"s"."conveyor_queues"',
-  leadership: '"s"."conveyor_leadership"',
-  liveWatch: '"s"."conveyor_live_watch"',
-  key: 's',
-};
 const filter: ClaimFilter = { types: ['T'], excludedQueues: [], limit: 10 };
 
 /** A strategy whose every claim statement wins nothing (an empty queue, or competitors quicker every time). */
