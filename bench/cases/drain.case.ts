@@ -23,6 +23,11 @@ export interface DrainPlan {
   fill?: 'enqueue' | 'rows';
   /** Finished rows retained in the table under the drain, from the run's sizes. */
   history?: (sizes: CaseSizes) => number;
+  /**
+   * Serve the REST API from the worker's process too, as apps/server does (the floor: its bare server): the drain
+   * then counts what that code holds in the worker's memory. No requests are sent.
+   */
+  http?: 'express';
 }
 
 /**
@@ -47,10 +52,14 @@ export function drainCase(plan: DrainPlan): CaseRunner {
 
       const started = new Countdown(jobs, 'handlers started');
       const finished = new Countdown(jobs, 'outcomes written');
-      await queue.prepareWorker(settings, {
-        onStart: () => started.add(),
-        onFinished: (n) => finished.add(n),
-      });
+      await queue.prepareWorker(
+        settings,
+        {
+          onStart: () => started.add(),
+          onFinished: (n) => finished.add(n),
+        },
+        { http: plan.http },
+      );
       const meters = new CaseMeters(spec);
       const rss = new RssMeter();
       await meters.start();

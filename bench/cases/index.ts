@@ -41,6 +41,7 @@ export const CASES: Record<CaseName, CaseRunner> = {
   'http-express': loaded(http, (m) => m.httpCase('express')),
   'http-fastify': loaded(http, (m) => m.httpCase('fastify')),
   'growth-pending': loaded(drain, (m) => m.drainCase({ concurrency: 10, jobs: (s) => s.pendingJobs, fill: 'rows' })),
+  'growth-pending-api': loaded(drain, (m) => m.drainCase({ concurrency: 10, jobs: (s) => s.pendingJobs, fill: 'rows', http: 'express' })),
   'growth-history': loaded(drain, (m) => m.drainCase({ concurrency: 10, jobs: large, history: (s) => s.history })),
   idle: loaded(
     () => import('./idle.case'),

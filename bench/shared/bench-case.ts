@@ -34,6 +34,7 @@ export const CASE_NAMES = [
   'http-express',
   'http-fastify',
   'growth-pending',
+  'growth-pending-api',
   'growth-history',
   'idle',
 ] as const;
