@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
 import { ClaimStrategyName, Job, JobContext, JobHandler, JobHandlerHost, JobStatus, QueuesService } from '@conveyor/core';
 import { ClaimStrategy } from '@conveyor/core/consumer/claiming';
 import { CLAIM_STRATEGY } from '@conveyor/core/config/conveyor.constants';
@@ -52,6 +52,23 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     strategyUnderTest.claim({ types: ['TEST_RECORD'], excludedQueues: more.excludedQueues ?? [], limit }, workerId, LEASE_MS);
   const rowOf = async (id: string) => (await claimer.sql.query(`SELECT * FROM ${claimer.jobsTable} WHERE id = $1`, [id])).rows[0];
   const resetClaimSchema = () => claimer.sql.query(`TRUNCATE ${claimer.jobsTable}; DELETE FROM ${claimer.db.queuesTable}`);
+  const claimedIds = async (limit: number) => (await claim(limit)).map((j) => j.id).sort();
+  /** Enqueues `count` jobs with priorities 0, 1, 2, … (fixing the claim order); `ids(from, to)` names a slice of them, sorted. */
+  const enqueueInClaimOrder = async (count: number) => {
+    const jobs = await claimer.jobs.enqueueMany(
+      Array.from({ length: count }, (_, n) => ({ type: 'TEST_RECORD', payload: { priority: n }, priority: n })),
+    );
+    return (from: number, to: number) =>
+      jobs
+        .slice(from, to)
+        .map((j) => j.id)
+        .sort();
+  };
+  /** What a competitor's claim in flight does to the rows it takes: locks them, in a transaction left open on `competitor`. */
+  const holdRows = async (competitor: PoolClient, ids: string[]) => {
+    await competitor.query('BEGIN');
+    await competitor.query(`SELECT id FROM ${claimer.jobsTable} WHERE id = ANY($1) FOR UPDATE`, [ids]);
+  };
   /**
    * On an emptied schema: one job, claimed by 'slow-worker', then rescued — what the sweeper does to the row
    * (RETRYING, lease cleared, version bumped) — so `stale` is the claim of a worker that lost it.
@@ -254,46 +271,41 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
 
   it('takes the jobs behind a head that another claimer holds, instead of coming back empty', async () => {
     await resetClaimSchema();
-    // Distinct priorities fix the claim order: -1 first, then 0, 1, 2, …
-    const [first, ...rest] = await claimer.jobs.enqueueMany(
-      [-1, ...Array.from({ length: 12 }, (_, n) => n)].map((priority) => ({ type: 'TEST_RECORD', payload: { priority }, priority })),
-    );
-    expect((await claim(1)).map((j) => j.id)).toEqual([first.id]);
+    const ids = await enqueueInClaimOrder(13);
+    expect(await claimedIds(1)).toEqual(ids(0, 1));
     // Another claimer's statement is still running: it holds the next five rows of the head.
     const competitor = await claimer.sql.connect();
     try {
-      await competitor.query('BEGIN');
-      await competitor.query(`SELECT id FROM ${claimer.jobsTable} WHERE id = ANY($1) FOR UPDATE`, [rest.slice(0, 5).map((j) => j.id)]);
-      const got = await claim(5);
-      expect(got.map((j) => j.id).sort()).toEqual(
-        rest
-          .slice(5, 10)
-          .map((j) => j.id)
-          .sort(),
-      );
+      await holdRows(competitor, ids(1, 6));
+      expect(await claimedIds(5)).toEqual(ids(6, 11));
     } finally {
       await competitor.query('ROLLBACK');
       competitor.release();
     }
     // The held rows were not touched: still claimable, now that the competitor let go.
-    expect((await claim(5)).map((j) => j.id).sort()).toEqual(
-      rest
-        .slice(0, 5)
-        .map((j) => j.id)
-        .sort(),
-    );
+    expect(await claimedIds(5)).toEqual(ids(1, 6));
+  });
+
+  it('coming from an empty queue, takes the jobs behind a head that competitors hold, instead of resting', async () => {
+    await resetClaimSchema();
+    // Idle: its last claims found nothing, so nothing tells it that competitors are about.
+    expect(await claim(5)).toEqual([]);
+    expect(await claim(5)).toEqual([]);
+    const ids = await enqueueInClaimOrder(30);
+    // Two competitors woke to the same notification first: their claims hold the first twenty rows.
+    const competitor = await claimer.sql.connect();
+    try {
+      await holdRows(competitor, ids(0, 20));
+      expect(await claimedIds(5)).toEqual(ids(20, 25));
+    } finally {
+      await competitor.query('ROLLBACK');
+      competitor.release();
+    }
   });
 
   it('once it has met a competitor, takes the jobs behind a held head in a single statement', async () => {
     await resetClaimSchema();
-    const jobs = await claimer.jobs.enqueueMany(
-      Array.from({ length: 20 }, (_, n) => ({ type: 'TEST_RECORD', payload: { priority: n }, priority: n })),
-    );
-    const ids = (from: number, to: number) =>
-      jobs
-        .slice(from, to)
-        .map((j) => j.id)
-        .sort();
+    const ids = await enqueueInClaimOrder(20);
     const competitor = await claimer.sql.connect();
     const connections = claimer.app.get(WorkerConnection);
     const query = connections.runner.query;
@@ -305,15 +317,13 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     try {
       // A competitor's claim is in flight on the head; the first meeting may take the optimistic strategy a
       // second round to read past it. Then that claim commits and the competitor's next one holds the new head.
-      await competitor.query('BEGIN');
-      await competitor.query(`SELECT id FROM ${claimer.jobsTable} WHERE id = ANY($1) FOR UPDATE`, [ids(0, 5)]);
-      expect((await claim(5)).map((j) => j.id).sort()).toEqual(ids(5, 10));
+      await holdRows(competitor, ids(0, 5));
+      expect(await claimedIds(5)).toEqual(ids(5, 10));
       await competitor.query(`UPDATE ${claimer.jobsTable} SET status = 'RUNNING', version = version + 1 WHERE id = ANY($1)`, [ids(0, 5)]);
       await competitor.query('COMMIT');
-      await competitor.query('BEGIN');
-      await competitor.query(`SELECT id FROM ${claimer.jobsTable} WHERE id = ANY($1) FOR UPDATE`, [ids(10, 15)]);
+      await holdRows(competitor, ids(10, 15));
       statements = 0;
-      expect((await claim(5)).map((j) => j.id).sort()).toEqual(ids(15, 20));
+      expect(await claimedIds(5)).toEqual(ids(15, 20));
       expect(statements).toBe(1);
     } finally {
       connections.runner.query = query;

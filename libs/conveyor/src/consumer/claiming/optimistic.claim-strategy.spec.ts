@@ -1,44 +1,60 @@
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
 import { WorkerConnection } from '../../storage/connections/worker-connection.service';
+import { CLAIMED_COLUMN_COUNT } from '../../storage/statements/claimed-row.codec';
 import { ClaimFilter } from '../../storage/statements/claim-filter.interface';
 import { OptimisticClaimStrategy } from './optimistic.claim-strategy';
 import { SPEC_TABLES as tables } from '../../../../../test/support/sql-tables.fixture';
 
 const filter: ClaimFilter = { types: ['T'], excludedQueues: [], limit: 10 };
 
-/** A strategy whose every claim statement wins nothing (an empty queue, or competitors quicker every time). */
-function emptyHanded(): { strategy: OptimisticClaimStrategy; statements: () => number } {
-  let sent = 0;
+/**
+ * A strategy whose every claim statement wins nothing and reads `read()` rows: none (an empty queue), or some
+ * (competitors quicker every time). It records each statement's read window (its fourth parameter).
+ */
+function emptyHanded(read: () => number): { strategy: OptimisticClaimStrategy; windows: number[] } {
+  const windows: number[] = [];
   const connection = {
     runner: {
-      query: () => {
-        sent++;
-        return Promise.resolve({ rows: [], rowCount: 0 });
+      query: (_text: string, values: unknown[]) => {
+        windows.push(values[3] as number);
+        // What the statement answers when it won nothing: one row, job columns null, then the count it read.
+        return Promise.resolve({ rows: [[...Array<null>(CLAIMED_COLUMN_COUNT).fill(null), read()]], rowCount: 1 });
       },
     },
   } as unknown as WorkerConnection;
   const db = { tables } as unknown as ConveyorDatabase;
-  return { strategy: new OptimisticClaimStrategy(db, connection), statements: () => sent };
+  return { strategy: new OptimisticClaimStrategy(db, connection), windows };
 }
 
 describe('OptimisticClaimStrategy, claims that win nothing', () => {
-  it('reads the first empty claim under competition as lost races, and says so once', async () => {
-    const { strategy, statements } = emptyHanded();
+  it('reads an empty queue once per claim, and asks for no other', async () => {
+    const { strategy, windows } = emptyHanded(() => 0);
+    for (let i = 0; i < 3; i++) {
+      expect(await strategy.claim(filter, 'w', 30_000)).toEqual([]);
+      expect(strategy.lastClaimLostEveryRound).toBe(false);
+    }
+    expect(windows).toEqual([10, 10, 10]);
+  });
 
-    // Contended at start: every empty round counts as lost, up to the round limit.
+  it('reads rows it cannot take as lost races: goes round again, each round twice as wide, and says so once', async () => {
+    const { strategy, windows } = emptyHanded(() => 40);
+
     expect(await strategy.claim(filter, 'w', 30_000)).toEqual([]);
-    expect(statements()).toBe(5);
+    expect(windows).toEqual([10, 20, 40, 80, 160]);
     expect(strategy.lastClaimLostEveryRound).toBe(true);
 
-    // Still contended for the claim made again: it retries its empty rounds, and a second such claim in a row is
-    // read as an empty queue.
+    // The claim made again starts from a double window (it met competitors); a second such claim in a row is left
+    // to the next wake-up.
     expect(await strategy.claim(filter, 'w', 30_000)).toEqual([]);
-    expect(statements()).toBe(10);
+    expect(windows.slice(5)).toEqual([20, 40, 80, 160, 320]);
     expect(strategy.lastClaimLostEveryRound).toBe(false);
+  });
 
-    // No longer contended: an empty queue costs one statement per claim, and nothing asks for another.
+  it('rests after rounds that lost races when the last one found the queue empty', async () => {
+    const reads = [40, 0];
+    const { strategy, windows } = emptyHanded(() => reads.shift() ?? 0);
     expect(await strategy.claim(filter, 'w', 30_000)).toEqual([]);
-    expect(statements()).toBe(11);
+    expect(windows).toEqual([10, 20]);
     expect(strategy.lastClaimLostEveryRound).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { WorkerConnection } from '../../storage/connections/worker-connection.service';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
 import { Job } from '../../job/job';
-import { CLAIMED_COLUMN_COUNT, ClaimedJobRow, mapClaimedJobRow } from '../../storage/statements/claimed-row.codec';
+import { CLAIMED_COLUMN, CLAIMED_COLUMN_COUNT, ClaimedJobRow, mapClaimedJobRow } from '../../storage/statements/claimed-row.codec';
 import { ClaimFilter } from '../../storage/statements/claim-filter.interface';
 import { ClaimStamp, claimNonce } from '../../storage/statements/claim-set';
 import { jobClaimByVersion } from '../../storage/statements/job-claim-by-version.sql';
@@ -26,8 +26,8 @@ const WIDE_CLAIMS_AFTER_LOSS = 32;
 /**
  * Optimistic strategy: read the head of the queue without locks, then claim all candidates with one
  * compare-and-set on the row's version column, both in one statement (see jobClaimByVersion). A candidate another
- * worker took first has a new version and is skipped; when some were lost, the next round reads again (the
- * lost rows are RUNNING now, so it reads past them). No row lock is held while choosing, which suits
+ * worker took first has a new version and is skipped; when some were lost, the next round reads again, wider (the
+ * lost rows are RUNNING now or held by the competitor's claim, so it reads past them). No row lock is held while choosing, which suits
  * databases or proxies where long-held locks hurt; under heavy contention between many workers
  * `skip-locked` wastes less work.
  */
@@ -35,11 +35,6 @@ const WIDE_CLAIMS_AFTER_LOSS = 32;
 export class OptimisticClaimStrategy implements ClaimStrategy {
   readonly name = 'optimistic';
   readonly shortClaimsMayLeaveWork = true;
-  /**
-   * The last claim met competition: it came back full (a backlog) or lost races. True at start, as a worker
-   * boots into whatever backlog there is. Shared by the poller's claims and the HTTP workers'.
-   */
-  private contended = true;
   /** Claims left whose first round reads a double window (see WIDE_CLAIMS_AFTER_LOSS). */
   private wideClaimsLeft = 0;
   private lostEveryRound = false;
@@ -56,35 +51,32 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
     const claimed: Job[] = [];
-    // Under competition a round that wins nothing is read as lost races, not an empty queue (an empty answer
-    // cannot say which: the candidate count rides on the rows won), and the next round reads again; a worker
-    // that took an empty round for an empty queue would rest until the fallback poll while a busy competitor
-    // took the whole backlog. Without competition an empty round ends the claim, so an idle worker, or one fed a job at a time, still makes
-    // one query per wake-up.
-    const retryEmpty = this.contended;
     let lostRace = false;
+    let lastRoundLost = false;
     for (let round = 0; round < MAX_ROUNDS && claimed.length < filter.limit; round++) {
       const want = filter.limit - claimed.length;
-      // After a lost race the head is most likely held by a competitor's claim still running: read a window
-      // twice as wide, so the round can take the rows behind it. The first round does so too for a while after
-      // a claim that lost one: workers draining one backlog keep meeting on its head, and each meeting would
-      // otherwise cost a second statement.
-      const window = round > 0 || this.wideClaimsLeft > 0 ? want * 2 : want;
+      // After a lost race the head is most likely held by competitors' claims still running: each round reads a
+      // window twice as wide as the last, so it reaches the rows behind them however many they hold. The first
+      // round reads double for a while after a claim that lost one: workers draining one backlog keep meeting
+      // on its head, and each meeting would otherwise cost a second statement.
+      const window = want * 2 ** (round + (this.wideClaimsLeft > 0 ? 1 : 0));
       const stamp: ClaimStamp = { workerId, leaseMs, token: claimNonce() };
       const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, stamp, window);
-      const won = (await run<ClaimedJobRow>(this.connection.runner, statement)).rows;
+      const rows = (await run<ClaimedJobRow>(this.connection.runner, statement)).rows;
+      // One row with null job columns when the statement won nothing: it still carries the count it read.
+      const read = rows[0][CANDIDATES] as number;
+      const won = rows[0][CLAIMED_COLUMN.id] === null ? [] : rows;
       claimed.push(...won.map((r) => mapClaimedJobRow(r, stamp)));
       // Lost: fewer won than wanted although the read found more — competitors took them.
-      const lost = won.length === 0 ? retryEmpty : won.length < Math.min(want, won[0][CANDIDATES] as number);
-      if (!lost) break;
+      lastRoundLost = won.length < Math.min(want, read);
+      if (!lastRoundLost) break;
       lostRace = true;
     }
-    // A claim that won nothing although every round counted as lost says the queue is busy, not empty, once: the
-    // caller claims again shortly, still contended. A second one in a row is read as an empty queue (its rounds were
-    // empty reads, which cannot tell the two apart), so an idle worker does not keep claiming.
-    const lostEveryRound = claimed.length === 0 && lostRace && !this.lostEveryRound;
-    this.contended = claimed.length === filter.limit || (lostRace && claimed.length > 0) || lostEveryRound;
-    this.lostEveryRound = lostEveryRound;
+    // A claim that won nothing although its every round read rows it could not take says the queue is busy, not
+    // empty: the caller claims again shortly. Only once in a row: rows that stay out of reach through two claims are
+    // held by something other than a competitor's claim (a long transaction), and waiting for them is left to the
+    // next wake-up rather than spun on.
+    this.lostEveryRound = claimed.length === 0 && lastRoundLost && !this.lostEveryRound;
     this.wideClaimsLeft = lostRace ? WIDE_CLAIMS_AFTER_LOSS : Math.max(0, this.wideClaimsLeft - 1);
     return sortClaimed(claimed);
   }

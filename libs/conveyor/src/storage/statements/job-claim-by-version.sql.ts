@@ -24,8 +24,10 @@ import { SqlTables, Statement } from './statement';
  * - The read may take a wider `window` than the `f.limit` rows wanted; `won` locks the first `f.limit` it
  *   can (locking stops there). A caller that just lost the head of the queue to a competitor whose claim is
  *   still running reads past the rows that competitor holds instead of racing for them again.
- * - Each returned row carries `candidates`, how many rows the read found, so the caller can tell a race
- *   lost (fewer won than wanted and read: read again) from a short queue.
+ * - The answer always carries `candidates`, how many rows the read found, so the caller can tell a race
+ *   lost (fewer won than wanted and read: read again) from a short queue. It rides on every row won, and a
+ *   statement that won nothing answers one row whose job columns are null: an empty answer could not tell a
+ *   worker that lost every row it read from one that found none.
  * - Rows are carried from step to step by their tuple id (`ctid`), not their primary key: `won` and the
  *   UPDATE fetch each row directly instead of descending the primary-key index twice more per row
  *   (docs/performance.md, "Design notes from measurements"). A tuple id names one row version, which is exactly
@@ -46,10 +48,14 @@ WITH candidates AS MATERIALIZED (
   WHERE j.ctid = ANY(ARRAY(SELECT tid FROM candidates))
   LIMIT $8::int
   FOR NO KEY UPDATE OF j SKIP LOCKED
+), claimed AS (
+  UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
+  WHERE j.ctid = ANY(ARRAY(SELECT tid FROM won))
+  RETURNING ${CLAIMED_JOB_COLUMNS('j')}
 )
-UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
-WHERE j.ctid = ANY(ARRAY(SELECT tid FROM won))
-RETURNING ${CLAIMED_JOB_COLUMNS('j')}, (SELECT count(*) FROM candidates)::int AS candidates`,
+SELECT claimed.*, head.candidates
+FROM (SELECT count(*)::int AS candidates FROM candidates) head
+LEFT JOIN claimed ON true`,
     values: [
       f.types,
       f.excludedQueues,
