@@ -1,3 +1,4 @@
+import { AddressInfo, createServer } from 'node:net';
 import { Pool } from 'pg';
 import { JobStatus } from '@conveyor/core';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
@@ -39,5 +40,18 @@ describe('test harness', () => {
     expect(done.result).toEqual({ hello: 'world' });
     worker.proc.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
+  });
+
+  it('an app that cannot reach its database fails to start with an error, without ending the test process', async () => {
+    // A port nothing listens on: every connection is refused, through each retry.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const url = new URL(process.env.CONVEYOR_TEST_DATABASE_URL!);
+    url.host = `127.0.0.1:${port}`;
+    await expect(createTestApp({ url: url.toString(), schema: schema.schema, engine: { runWorkers: false }, http: false })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
   });
 });

@@ -4,6 +4,7 @@ import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { Pool } from 'pg';
 import { ConveyorModule, ConveyorOptionsInput, JobsService } from '@conveyor/core';
 import { ConveyorDatabase } from '@conveyor/core/storage/connections/conveyor-database.service';
+import { isConnectionError } from '@conveyor/core/storage/connections/connection-errors';
 import { configureHttp, ConveyorHttpModule, ConveyorHttpModuleExtras, ConveyorHttpOptions } from '@conveyor/core/http';
 import { TEST_DATABASE_URL_ENV } from './test-database-env';
 
@@ -77,7 +78,11 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
       schema: options.schema,
       autoLoadEntities: true,
       synchronize: false,
-      retryAttempts: 0,
+      // A connection that fails to open at start-up (the shared test server slow to accept one within a short
+      // `poolTimeoutMs`) is tried again; any other start-up failure fails at once.
+      retryAttempts: 3,
+      retryDelay: 200,
+      toRetry: isConnectionError,
       extra: {
         max: options.poolSize ?? 10,
         connectionTimeoutMillis: options.poolTimeoutMs ?? 5000,
@@ -128,7 +133,9 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
 
 /** The app on the chosen platform; Fastify's adapter is loaded only by the tests that ask for it. */
 async function createNestApp(module: Type<unknown>, platform: 'express' | 'fastify', bodyParser: boolean): Promise<INestApplication> {
-  const settings = { bodyParser, logger: ['error', 'warn'] as LogLevel[] };
+  // abortOnError: false: a failed start-up rejects, failing its test file, instead of Nest ending the process — with
+  // --runInBand, the whole run.
+  const settings = { bodyParser, logger: ['error', 'warn'] as LogLevel[], abortOnError: false };
   if (platform === 'express') return NestFactory.create(module, settings);
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   return NestFactory.create(module, new FastifyAdapter(), settings);
