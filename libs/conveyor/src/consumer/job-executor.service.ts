@@ -6,20 +6,9 @@ import { FinishRow } from '../storage/statements/finish-row';
 import { JobCancelledError } from '../errors/job-cancelled.error';
 import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { AttemptDeadlines } from './attempt-deadlines';
+import { AttemptReports } from './attempt-reports';
 import { HeldJob } from './held-job';
 import { completedRow, failureRow, handBackRow } from './outcome-rows';
-
-/** Extends the lease of a held job; rejects when the claim is gone. */
-export type Heartbeat = (held: HeldJob) => Promise<void>;
-
-/** Stores a progress report of a held job; rejects for a bad report or when the claim is gone. */
-export type ProgressReport = (held: HeldJob, progress: unknown) => Promise<void>;
-
-/** What an attempt may tell the pool while it runs. */
-export interface AttemptReports {
-  heartbeat: Heartbeat;
-  progress: ProgressReport;
-}
 
 /** Told how an attempt ended: the row to write back, or null when nothing may be written (the claim was lost). */
 export type AttemptDone = (row: FinishRow | null) => void;

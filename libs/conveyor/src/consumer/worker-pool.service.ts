@@ -1,8 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { LivePublisher } from '../observation/live/live-publisher.service';
-import { JobStatus } from '../job/job-status';
-import { jobSetProgress } from '../storage/statements/job-set-progress.sql';
-import { readJobProgress } from './job-progress.reader';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
@@ -11,9 +8,7 @@ import { HandlerRegistry } from '../handlers/handler-registry.service';
 import { Job } from '../job/job';
 import { jobLog } from '../observation/logging/job-log-fields';
 import { ClaimFilter } from '../storage/statements/claim-filter.interface';
-import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
 import { FinishRow } from '../storage/statements/finish-row';
-import { run } from '../storage/statements/statement';
 import { JobCancelledError } from '../errors/job-cancelled.error';
 import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { ClaimTrigger } from './claim-trigger';
@@ -21,7 +16,9 @@ import { Completer } from './completer.service';
 import { EarlyCancels } from './early-cancels';
 import { HeldJob } from './held-job';
 import { PrefetchSizer } from './prefetch-sizer';
-import { AttemptReports, JobExecutor } from './job-executor.service';
+import { ConcurrencyCaps } from './concurrency-caps';
+import { JobExecutor } from './job-executor.service';
+import { AttemptReports, attemptReports } from './attempt-reports';
 import { logOutcome } from './job-outcome-log';
 import { handBackRow, outcomeOf } from './outcome-rows';
 
@@ -59,8 +56,9 @@ export class WorkerPool {
   private readonly held = new Map<string, HeldJob>();
   private buffer: HeldJob[] = [];
   private running = 0;
-  private readonly runningByQueue = new Map<string, number>();
-  private readonly runningByType = new Map<string, number>();
+  private readonly caps: ConcurrencyCaps;
+  /** What every attempt may report while it runs. */
+  private readonly reports: AttemptReports;
   private readonly runningDone = new Set<() => void>();
   private accepting = false;
   private lastClaimCapped = false;
@@ -79,6 +77,8 @@ export class WorkerPool {
     @Optional() private readonly live?: LivePublisher,
   ) {
     this.prefetch = new PrefetchSizer(options.prefetch, 2 * options.claimBatchSize);
+    this.caps = new ConcurrencyCaps(options.queueConcurrency);
+    this.reports = attemptReports(db, options.leaseMs, this, live);
   }
 
   start(): void {
@@ -143,14 +143,13 @@ export class WorkerPool {
   claimRequest(): ClaimFilter | null {
     const free = this.claimRoom();
     if (free === 0) return null;
-    const load = this.loadByGroup();
     const local = this.registry.all().filter((h) => this.runsHere(h.type));
-    const types = local.filter((h) => h.concurrency === null || (load.types.get(h.type) ?? 0) < h.concurrency).map((h) => h.type);
+    const { types, excludedQueues, capped } = this.caps.claimScope(
+      local,
+      this.buffer.map((b) => b.job),
+    );
     if (types.length === 0) return null;
-    const excludedQueues = Object.entries(this.options.queueConcurrency)
-      .filter(([queue, limit]) => (load.queues.get(queue) ?? 0) >= limit)
-      .map(([queue]) => queue);
-    this.lastClaimCapped = excludedQueues.length > 0 || types.length < local.length;
+    this.lastClaimCapped = capped;
     return { types, excludedQueues, limit: free };
   }
 
@@ -306,7 +305,7 @@ export class WorkerPool {
     if (this.buffer.length === 0) return;
     for (let i = 0; i < this.buffer.length && this.running < this.options.concurrency;) {
       const held = this.buffer[i];
-      if (!this.slotFor(held)) {
+      if (!this.caps.mayStart(held.job, held.handler.concurrency)) {
         i++;
         continue;
       }
@@ -327,21 +326,13 @@ export class WorkerPool {
     this.logger.warn(jobLog('Dropped a claimed job unrun: its lease may have lapsed before a slot freed', held.job, this.options.workerId));
   }
 
-  private slotFor(held: HeldJob): boolean {
-    const queueLimit = this.options.queueConcurrency[held.job.queue];
-    if (queueLimit !== undefined && (this.runningByQueue.get(held.job.queue) ?? 0) >= queueLimit) return false;
-    const typeLimit = held.handler.concurrency;
-    return typeLimit === null || (this.runningByType.get(held.job.type) ?? 0) < typeLimit;
-  }
-
   private runOne(held: HeldJob): void {
     const { job } = held;
     held.state = 'running';
     held.startedAt = performance.now();
     this.prefetch.started();
     this.running++;
-    bump(this.runningByQueue, job.queue, 1);
-    bump(this.runningByType, job.type, 1);
+    this.caps.started(job);
     this.events.emit('started', job, job.runAt);
     this.executor.execute(held, this.reports, (row) => this.ran(held, row));
   }
@@ -350,8 +341,7 @@ export class WorkerPool {
   private ran(held: HeldJob, row: FinishRow | null): void {
     const { job } = held;
     this.running--;
-    bump(this.runningByQueue, job.queue, -1);
-    bump(this.runningByType, job.type, -1);
+    this.caps.ended(job);
     if (row === null) {
       this.held.delete(job.id);
     } else {
@@ -395,45 +385,4 @@ export class WorkerPool {
       held.job,
     );
   }
-
-  /** Explicit heartbeat from a handler; throws when the claim is gone. One function for every attempt. */
-  private readonly heartbeat = async (held: HeldJob): Promise<void> => {
-    const stmt = jobExtendLeases(this.db.tables, [{ id: held.job.id, token: held.token }], this.options.leaseMs);
-    const sentAt = performance.now();
-    const { rows } = await run<{ id: string }>(this.db.pool, stmt);
-    if (rows.length === 0) {
-      this.markLost([held.job.id]);
-      throw new LeaseLostError(held.job.id);
-    }
-    this.leasesExtended([held.job.id], sentAt);
-  };
-
-  /** A handler's progress report, stored only while the claim holds (the lease token fences it); throws otherwise. */
-  private readonly progress = async (held: HeldJob, input: unknown): Promise<void> => {
-    const progress = readJobProgress(input);
-    const stmt = jobSetProgress(this.db.tables, held.job.id, held.token, JSON.stringify(progress));
-    const { rows } = await run<{ id: string }>(this.db.pool, stmt);
-    if (rows.length === 0) {
-      this.markLost([held.job.id]);
-      throw new LeaseLostError(held.job.id);
-    }
-    this.live?.announce([{ id: held.job.id, status: JobStatus.RUNNING }]);
-  };
-
-  /** What every attempt may report while it runs. */
-  private readonly reports: AttemptReports = { heartbeat: this.heartbeat, progress: this.progress };
-
-  private loadByGroup(): { types: Map<string, number>; queues: Map<string, number> } {
-    const types = new Map(this.runningByType);
-    const queues = new Map(this.runningByQueue);
-    for (const b of this.buffer) {
-      bump(types, b.job.type, 1);
-      bump(queues, b.job.queue, 1);
-    }
-    return { types, queues };
-  }
-}
-
-function bump(map: Map<string, number>, key: string, by: number): void {
-  map.set(key, (map.get(key) ?? 0) + by);
 }

@@ -1,0 +1,55 @@
+import { JobStatus } from '../job/job-status';
+import { LivePublisher } from '../observation/live/live-publisher.service';
+import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
+import { jobSetProgress } from '../storage/statements/job-set-progress.sql';
+import { run } from '../storage/statements/statement';
+import { LeaseLostError } from './abort-reasons';
+import { HeldJob } from './held-job';
+import { readJobProgress } from './job-progress.reader';
+
+/** Extends the lease of a held job; rejects when the claim is gone. */
+export type Heartbeat = (held: HeldJob) => Promise<void>;
+
+/** Stores a progress report of a held job; rejects for a bad report or when the claim is gone. */
+export type ProgressReport = (held: HeldJob, progress: unknown) => Promise<void>;
+
+/** What an attempt may tell the pool while it runs. */
+export interface AttemptReports {
+  heartbeat: Heartbeat;
+  progress: ProgressReport;
+}
+
+/** What the reports tell the pool that holds the job. */
+export interface HeldLeases {
+  /** A statement sent at `sentAt` (performance.now()) extended these leases. */
+  leasesExtended(ids: Iterable<string>, sentAt: number): void;
+  /** These claims are gone: stop their handlers and drop them, writing nothing. */
+  markLost(ids: string[]): void;
+}
+
+/**
+ * A handler's explicit heartbeat and its progress reports, one pair of functions for every attempt of a pool. Each is
+ * one statement fenced by the attempt's lease token: when the claim is gone it changes nothing, the pool drops the
+ * job (`markLost`) and the call rejects with LeaseLostError.
+ */
+export function attemptReports(db: ConveyorDatabase, leaseMs: number, pool: HeldLeases, live?: LivePublisher): AttemptReports {
+  const lost = (held: HeldJob): never => {
+    pool.markLost([held.job.id]);
+    throw new LeaseLostError(held.job.id);
+  };
+  return {
+    heartbeat: async (held) => {
+      const sentAt = performance.now();
+      const { rows } = await run<{ id: string }>(db.pool, jobExtendLeases(db.tables, [{ id: held.job.id, token: held.token }], leaseMs));
+      if (rows.length === 0) lost(held);
+      pool.leasesExtended([held.job.id], sentAt);
+    },
+    progress: async (held, input) => {
+      const progress = readJobProgress(input);
+      const { rows } = await run<{ id: string }>(db.pool, jobSetProgress(db.tables, held.job.id, held.token, JSON.stringify(progress)));
+      if (rows.length === 0) lost(held);
+      live?.announce([{ id: held.job.id, status: JobStatus.RUNNING }]);
+    },
+  };
+}
