@@ -48,8 +48,8 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
   let runner: TestApp;
   let strategyUnderTest: ClaimStrategy;
 
-  const claim = (limit: number, workerId = 'conformance', more: { excludedQueues?: string[] } = {}) =>
-    strategyUnderTest.claim({ types: ['TEST_RECORD'], excludedQueues: more.excludedQueues ?? [], limit }, workerId, LEASE_MS);
+  const claim = async (limit: number, workerId = 'conformance', more: { excludedQueues?: string[] } = {}) =>
+    (await strategyUnderTest.claim({ types: ['TEST_RECORD'], excludedQueues: more.excludedQueues ?? [], limit }, workerId, LEASE_MS)).jobs;
   const rowOf = async (id: string) => (await claimer.sql.query(`SELECT * FROM ${claimer.jobsTable} WHERE id = $1`, [id])).rows[0];
   const resetClaimSchema = () => claimer.sql.query(`TRUNCATE ${claimer.jobsTable}; DELETE FROM ${claimer.db.queuesTable}`);
   const claimedIds = async (limit: number) => (await claim(limit)).map((j) => j.id).sort();
@@ -297,6 +297,25 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     try {
       await holdRows(competitor, ids(0, 20));
       expect(await claimedIds(5)).toEqual(ids(20, 25));
+    } finally {
+      await competitor.query('ROLLBACK');
+      competitor.release();
+    }
+  });
+
+  it('reading past a held head, takes the free jobs first in claim order, whatever their order in the table', async () => {
+    await resetClaimSchema();
+    // Inserted last to first in claim order (priority 39 first), so the table holds them the other way round.
+    const jobs = await claimer.jobs.enqueueMany(
+      Array.from({ length: 40 }, (_, n) => ({ type: 'TEST_RECORD', payload: { priority: 39 - n }, priority: 39 - n })),
+    );
+    const inClaimOrder = [...jobs].reverse().map((j) => j.id);
+    const competitor = await claimer.sql.connect();
+    try {
+      await holdRows(competitor, inClaimOrder.slice(0, 10));
+      // Whatever window the strategy reads past the held rows, it takes the five next in claim order.
+      expect(await claimedIds(5)).toEqual(inClaimOrder.slice(10, 15).sort());
+      expect(await claimedIds(5)).toEqual(inClaimOrder.slice(15, 20).sort());
     } finally {
       await competitor.query('ROLLBACK');
       competitor.release();

@@ -77,6 +77,14 @@ describe('claim plan', () => {
     expect(nodes.filter((n) => n['Index Name'] === 'conveyor_jobs_pkey')).toEqual([]);
   });
 
+  it('the optimistic claim locks its candidates in the order it read them: a nested loop with the candidates outside', async () => {
+    const nodes = await keptPlan(jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, stamp(), 200));
+    const lockRows = nodes.find((n) => n['Node Type'] === 'LockRows');
+    const join = lockRows?.Plans?.[0];
+    expect(join?.['Node Type']).toBe('Nested Loop');
+    expect(join?.Plans?.map((n) => n['Node Type'])).toEqual(['CTE Scan', 'Tid Scan']);
+  });
+
   it('the skip-locked claim updates the rows it locked by tuple id, not through the primary key', async () => {
     const nodes = await keptPlan(jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, stamp()));
     expect(nodes.filter((n) => n['Node Type'] === 'Tid Scan')).toHaveLength(1);

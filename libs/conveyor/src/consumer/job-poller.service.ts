@@ -10,7 +10,10 @@ import { PICKUP_HOOKS, PickupHooks } from './pickup-hooks';
 import { WakeRules } from './wake-rules';
 import { WorkerPool } from './worker-pool.service';
 
-/** How long after a claim that lost every round to claim again: long enough for the competitors' claims to end. */
+/**
+ * How long after a claim that lost every round to claim again: long enough for the competitors' claims to end. It
+ * must exceed CLOCK_SLACK_MS, or the retry would be claimed at once instead of by the due timer.
+ */
 const LOST_RACES_RETRY_MS = 25;
 
 /**
@@ -152,7 +155,7 @@ export class JobPoller implements ClaimWaker {
         }
         const claimNo = this.pickup.claimStarting();
         const claimSentAt = performance.now();
-        const jobs = await this.strategy.claim(filter, this.options.workerId, this.options.leaseMs);
+        const { jobs, lostEveryRound } = await this.strategy.claim(filter, this.options.workerId, this.options.leaseMs);
         this.lastPoll = new Date();
         this.lastErrorMessage = null;
         this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
@@ -160,7 +163,7 @@ export class JobPoller implements ClaimWaker {
         if (jobs.length > 0 && this.live.watching) this.live.announce(jobs.map((j) => ({ id: j.id, status: j.status })));
         this.pickup.claimReturned(claimNo, jobs);
         // Competitors took every row this claim read: more is likely waiting once their claims are done.
-        if (jobs.length === 0 && this.strategy.lastClaimLostEveryRound) this.jobsDueAt(Date.now() + LOST_RACES_RETRY_MS);
+        if (this.rules.onLostRaces(lostEveryRound)) this.jobsDueAt(Date.now() + LOST_RACES_RETRY_MS);
         const full = this.rules.onClaimed(
           {
             taken: jobs.length,

@@ -120,4 +120,14 @@ describe('WakeRules', () => {
       expect(rules.onClaimed(tally(9, 10), 0)).toBe(false);
     });
   });
+
+  describe('claims that lost every race', () => {
+    it('claim again shortly once, not after two such claims in a row', () => {
+      expect(rules.onLostRaces(true)).toBe(true);
+      expect(rules.onLostRaces(true)).toBe(false);
+      expect(rules.onLostRaces(true)).toBe(true);
+      expect(rules.onLostRaces(false)).toBe(false);
+      expect(rules.onLostRaces(true)).toBe(true);
+    });
+  });
 });

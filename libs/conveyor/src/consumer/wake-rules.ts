@@ -52,6 +52,8 @@ export class WakeRules {
   /** Ticks skipped in a row for queries of its own. */
   private skippedInARow = 0;
   private timerAt = Infinity;
+  /** The last claim lost every race and was followed by a quick retry (see onLostRaces). */
+  private retriedLostRaces = false;
 
   constructor(private readonly pollIntervalMs: number) {}
 
@@ -110,6 +112,17 @@ export class WakeRules {
     const full = claim.taken === claim.asked;
     this.moreLikely = full || claim.capped || (claim.taken > 0 && claim.shortClaimsMayLeaveWork);
     return full;
+  }
+
+  /**
+   * A claim came back; whether to claim again shortly because it lost every race (ClaimResult.lostEveryRound): the
+   * queue is busy, not empty. Once, not after two such claims in a row: rows out of reach through two claims are held
+   * by something other than a competitor's claim (a long transaction, say), and are left to the next wake-up rather
+   * than spun on.
+   */
+  onLostRaces(lostEveryRound: boolean): boolean {
+    this.retriedLostRaces = lostEveryRound && !this.retriedLostRaces;
+    return this.retriedLostRaces;
   }
 
   /** Whether to claim again right after a claim. */

@@ -14,11 +14,16 @@ export interface ClaimStrategy {
    * and the poller rests until a notification, a due timer or freed capacity in a capped queue or type.
    */
   readonly shortClaimsMayLeaveWork: boolean;
+  claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<ClaimResult>;
+}
+
+/** What one claim took. */
+export interface ClaimResult {
+  /** The jobs claimed, in claim order. */
+  jobs: Job[];
   /**
-   * The last claim came back empty because competitors took every row it read, round after round, not because
-   * nothing was claimable: the caller claims again shortly instead of resting until its next wake-up. Only a
-   * strategy whose short claims may leave work sets it.
+   * The claim came back empty because competitors took every row it read, round after round, not because nothing
+   * was claimable: the queue is busy, not empty. Only a strategy whose short claims may leave work sets it.
    */
-  readonly lastClaimLostEveryRound: boolean;
-  claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]>;
+  lostEveryRound: boolean;
 }

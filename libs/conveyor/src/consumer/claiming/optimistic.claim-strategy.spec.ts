@@ -27,34 +27,27 @@ function emptyHanded(read: () => number): { strategy: OptimisticClaimStrategy; w
 }
 
 describe('OptimisticClaimStrategy, claims that win nothing', () => {
-  it('reads an empty queue once per claim, and asks for no other', async () => {
+  const claim = (strategy: OptimisticClaimStrategy) => strategy.claim(filter, 'w', 30_000);
+
+  it('reads an empty queue once per claim, and says it lost no race', async () => {
     const { strategy, windows } = emptyHanded(() => 0);
-    for (let i = 0; i < 3; i++) {
-      expect(await strategy.claim(filter, 'w', 30_000)).toEqual([]);
-      expect(strategy.lastClaimLostEveryRound).toBe(false);
-    }
+    for (let i = 0; i < 3; i++) expect(await claim(strategy)).toEqual({ jobs: [], lostEveryRound: false });
     expect(windows).toEqual([10, 10, 10]);
   });
 
-  it('reads rows it cannot take as lost races: goes round again, each round twice as wide, and says so once', async () => {
+  it('reads rows it cannot take as lost races: goes round again, each round twice as wide, and says so', async () => {
     const { strategy, windows } = emptyHanded(() => 40);
-
-    expect(await strategy.claim(filter, 'w', 30_000)).toEqual([]);
+    expect(await claim(strategy)).toEqual({ jobs: [], lostEveryRound: true });
     expect(windows).toEqual([10, 20, 40, 80, 160]);
-    expect(strategy.lastClaimLostEveryRound).toBe(true);
-
-    // The claim made again starts from a double window (it met competitors); a second such claim in a row is left
-    // to the next wake-up.
-    expect(await strategy.claim(filter, 'w', 30_000)).toEqual([]);
+    // Having met competitors, the next claim's first round reads double already.
+    expect(await claim(strategy)).toEqual({ jobs: [], lostEveryRound: true });
     expect(windows.slice(5)).toEqual([20, 40, 80, 160, 320]);
-    expect(strategy.lastClaimLostEveryRound).toBe(false);
   });
 
-  it('rests after rounds that lost races when the last one found the queue empty', async () => {
+  it('says it lost no race when its last round found the queue empty', async () => {
     const reads = [40, 0];
     const { strategy, windows } = emptyHanded(() => reads.shift() ?? 0);
-    expect(await strategy.claim(filter, 'w', 30_000)).toEqual([]);
+    expect(await claim(strategy)).toEqual({ jobs: [], lostEveryRound: false });
     expect(windows).toEqual([10, 20]);
-    expect(strategy.lastClaimLostEveryRound).toBe(false);
   });
 });

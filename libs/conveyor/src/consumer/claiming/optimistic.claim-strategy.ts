@@ -7,13 +7,13 @@ import { ClaimFilter } from '../../storage/statements/claim-filter.interface';
 import { ClaimStamp, claimNonce } from '../../storage/statements/claim-set';
 import { jobClaimByVersion } from '../../storage/statements/job-claim-by-version.sql';
 import { run } from '../../storage/statements/statement';
-import { ClaimStrategy } from './claim-strategy.interface';
+import { ClaimResult, ClaimStrategy } from './claim-strategy.interface';
 import { sortClaimed } from './sort-claimed';
 
 /** Where a claim's row carries `candidates` (see jobClaimByVersion): after the claimed job's columns. */
 const CANDIDATES = CLAIMED_COLUMN_COUNT;
 
-/** Rounds of read-then-compare-and-set per claim before giving the slots back to the next poll. */
+/** Rounds of read-then-compare-and-set per claim before giving the slots back to the next wake-up. */
 const MAX_ROUNDS = 5;
 
 /**
@@ -24,41 +24,43 @@ const MAX_ROUNDS = 5;
 const WIDE_CLAIMS_AFTER_LOSS = 32;
 
 /**
- * Optimistic strategy: read the head of the queue without locks, then claim all candidates with one
- * compare-and-set on the row's version column, both in one statement (see jobClaimByVersion). A candidate another
- * worker took first has a new version and is skipped; when some were lost, the next round reads again, wider (the
- * lost rows are RUNNING now or held by the competitor's claim, so it reads past them). No row lock is held while choosing, which suits
- * databases or proxies where long-held locks hurt; under heavy contention between many workers
- * `skip-locked` wastes less work.
+ * Optimistic strategy: read the head of the queue without locks, then claim the candidates with one compare-and-set
+ * on the row's version column, both in one statement (jobClaimByVersion). No row lock is held while choosing, which
+ * suits databases or proxies where long-held locks hurt; under heavy contention between many workers `skip-locked`
+ * wastes less work.
+ *
+ * The statement answers how many rows it read as well as the rows it won, even when it won none, so every round ends
+ * one of three ways:
+ * - it won what it wanted, or all it read: the claim ends (a short read is a short queue);
+ * - it read none: the queue is empty for this worker, and the claim ends with one statement;
+ * - it won fewer than it read and wanted: competitors took the rest (their claims committed after this read, or are
+ *   still running and hold the rows), and the next round reads again, twice as wide, past the rows they took.
+ * After MAX_ROUNDS rounds, widest `want × 2^5`, the claim ends with what it won; one that won nothing then says
+ * `lostEveryRound`, and the poller decides whether to claim again shortly (WakeRules.onLostRaces).
  */
 @Injectable()
 export class OptimisticClaimStrategy implements ClaimStrategy {
   readonly name = 'optimistic';
   readonly shortClaimsMayLeaveWork = true;
-  /** Claims left whose first round reads a double window (see WIDE_CLAIMS_AFTER_LOSS). */
+  /**
+   * Claims left whose first round reads a double window (see WIDE_CLAIMS_AFTER_LOSS). Shared by the poller's claims
+   * and the HTTP workers': it only sizes reads, so one caller's losses widening another's first read costs nothing.
+   */
   private wideClaimsLeft = 0;
-  private lostEveryRound = false;
-
-  /** See ClaimStrategy: set for the first of consecutive claims that won nothing under competition. */
-  get lastClaimLostEveryRound(): boolean {
-    return this.lostEveryRound;
-  }
 
   constructor(
     private readonly db: ConveyorDatabase,
     private readonly connection: WorkerConnection,
   ) {}
 
-  async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
+  async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<ClaimResult> {
     const claimed: Job[] = [];
     let lostRace = false;
     let lastRoundLost = false;
     for (let round = 0; round < MAX_ROUNDS && claimed.length < filter.limit; round++) {
       const want = filter.limit - claimed.length;
-      // After a lost race the head is most likely held by competitors' claims still running: each round reads a
-      // window twice as wide as the last, so it reaches the rows behind them however many they hold. The first
-      // round reads double for a while after a claim that lost one: workers draining one backlog keep meeting
-      // on its head, and each meeting would otherwise cost a second statement.
+      // The first round reads double for a while after a claim that lost a race: workers draining one backlog keep
+      // meeting on its head, and each meeting would otherwise cost a second statement.
       const window = want * 2 ** (round + (this.wideClaimsLeft > 0 ? 1 : 0));
       const stamp: ClaimStamp = { workerId, leaseMs, token: claimNonce() };
       const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, stamp, window);
@@ -67,17 +69,11 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
       const read = rows[0][CANDIDATES] as number;
       const won = rows[0][CLAIMED_COLUMN.id] === null ? [] : rows;
       claimed.push(...won.map((r) => mapClaimedJobRow(r, stamp)));
-      // Lost: fewer won than wanted although the read found more — competitors took them.
       lastRoundLost = won.length < Math.min(want, read);
       if (!lastRoundLost) break;
       lostRace = true;
     }
-    // A claim that won nothing although its every round read rows it could not take says the queue is busy, not
-    // empty: the caller claims again shortly. Only once in a row: rows that stay out of reach through two claims are
-    // held by something other than a competitor's claim (a long transaction), and waiting for them is left to the
-    // next wake-up rather than spun on.
-    this.lostEveryRound = claimed.length === 0 && lastRoundLost && !this.lostEveryRound;
     this.wideClaimsLeft = lostRace ? WIDE_CLAIMS_AFTER_LOSS : Math.max(0, this.wideClaimsLeft - 1);
-    return sortClaimed(claimed);
+    return { jobs: sortClaimed(claimed), lostEveryRound: claimed.length === 0 && lastRoundLost };
   }
 }

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { WorkerConnection } from '../../storage/connections/worker-connection.service';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
-import { Job } from '../../job/job';
 import { ClaimedJobRow, mapClaimedJobRow } from '../../storage/statements/claimed-row.codec';
 import { ClaimFilter } from '../../storage/statements/claim-filter.interface';
 import { ClaimStamp, claimNonce } from '../../storage/statements/claim-set';
 import { jobClaimSkipLocked } from '../../storage/statements/job-claim-skip-locked.sql';
 import { run } from '../../storage/statements/statement';
-import { ClaimStrategy } from './claim-strategy.interface';
+import { ClaimResult, ClaimStrategy } from './claim-strategy.interface';
 import { sortClaimed } from './sort-claimed';
 
 /**
@@ -18,16 +17,15 @@ import { sortClaimed } from './sort-claimed';
 export class SkipLockedClaimStrategy implements ClaimStrategy {
   readonly name = 'skip-locked';
   readonly shortClaimsMayLeaveWork = false;
-  readonly lastClaimLostEveryRound = false;
 
   constructor(
     private readonly db: ConveyorDatabase,
     private readonly connection: WorkerConnection,
   ) {}
 
-  async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<Job[]> {
+  async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<ClaimResult> {
     const stamp: ClaimStamp = { workerId, leaseMs, token: claimNonce() };
     const { rows } = await run<ClaimedJobRow>(this.connection.runner, jobClaimSkipLocked(this.db.tables, filter, stamp));
-    return sortClaimed(rows.map((r) => mapClaimedJobRow(r, stamp)));
+    return { jobs: sortClaimed(rows.map((r) => mapClaimedJobRow(r, stamp))), lostEveryRound: false };
   }
 }

@@ -81,7 +81,7 @@ export class ExternalWorkers {
     if (types.length === 0) return [];
     const limit = Math.min(request.max, this.options.claimBatchSize);
     const filter = { types, excludedQueues: [], onlyQueues: [queue], limit };
-    const jobs = await this.strategy.claim(filter, request.workerId, request.leaseMs ?? this.options.leaseMs);
+    const { jobs } = await this.strategy.claim(filter, request.workerId, request.leaseMs ?? this.options.leaseMs);
     this.events.emit('claimed', jobs, limit);
     this.live.announce(jobs.map((j) => ({ id: j.id, status: j.status })));
     // Handing a job to its worker is as close to "its handler started" as this side can see.
