@@ -78,8 +78,9 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
       schema: options.schema,
       autoLoadEntities: true,
       synchronize: false,
-      // A connection that fails to open at start-up (the shared test server slow to accept one within a short
-      // `poolTimeoutMs`) is tried again; any other start-up failure fails at once.
+      // A DataSource whose first connection fails to open (the shared test server slow to accept one within a short
+      // `poolTimeoutMs`) is given three attempts, 200 ms apart; any other start-up failure fails at once. The engine's
+      // own connections, opened later with the same timeout, are not covered.
       retryAttempts: 3,
       retryDelay: 200,
       toRetry: isConnectionError,

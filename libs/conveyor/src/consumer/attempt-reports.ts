@@ -20,8 +20,8 @@ export interface AttemptReports {
   progress: ProgressReport;
 }
 
-/** What the reports tell the pool that holds the job. */
-export interface HeldLeases {
+/** The pool that holds the jobs, as the reports see it. */
+export interface LeaseHolder {
   /** A statement sent at `sentAt` (performance.now()) extended these leases. */
   leasesExtended(ids: Iterable<string>, sentAt: number): void;
   /** These claims are gone: stop their handlers and drop them, writing nothing. */
@@ -33,7 +33,7 @@ export interface HeldLeases {
  * one statement fenced by the attempt's lease token: when the claim is gone it changes nothing, the pool drops the
  * job (`markLost`) and the call rejects with LeaseLostError.
  */
-export function attemptReports(db: ConveyorDatabase, leaseMs: number, pool: HeldLeases, live?: LivePublisher): AttemptReports {
+export function createAttemptReports(db: ConveyorDatabase, leaseMs: number, pool: LeaseHolder, live?: LivePublisher): AttemptReports {
   const lost = (held: HeldJob): never => {
     pool.markLost([held.job.id]);
     throw new LeaseLostError(held.job.id);
@@ -42,13 +42,13 @@ export function attemptReports(db: ConveyorDatabase, leaseMs: number, pool: Held
     heartbeat: async (held) => {
       const sentAt = performance.now();
       const { rows } = await run<{ id: string }>(db.pool, jobExtendLeases(db.tables, [{ id: held.job.id, token: held.token }], leaseMs));
-      if (rows.length === 0) lost(held);
+      if (rows.length === 0) return lost(held);
       pool.leasesExtended([held.job.id], sentAt);
     },
     progress: async (held, input) => {
       const progress = readJobProgress(input);
       const { rows } = await run<{ id: string }>(db.pool, jobSetProgress(db.tables, held.job.id, held.token, JSON.stringify(progress)));
-      if (rows.length === 0) lost(held);
+      if (rows.length === 0) return lost(held);
       live?.announce([{ id: held.job.id, status: JobStatus.RUNNING }]);
     },
   };

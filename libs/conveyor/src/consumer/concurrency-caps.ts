@@ -1,10 +1,9 @@
-/** Where a job counts against the caps: its queue and its type. */
-export interface CappedJob {
-  queue: string;
-  type: string;
-}
+import { Job } from '../job/job';
 
-/** A job type's cap: at most `concurrency` of its jobs at once in this process (null: no cap of its own). */
+/** What of a job counts against the caps: its queue and its type. */
+type JobGroups = Pick<Job, 'queue' | 'type'>;
+
+/** A job type's cap, a handler's `concurrency`: at most that many of its jobs at once in this process (null: none). */
 export interface TypeCap {
   type: string;
   concurrency: number | null;
@@ -29,38 +28,39 @@ export class ConcurrencyCaps {
   private readonly runningByQueue = new Map<string, number>();
   private readonly runningByType = new Map<string, number>();
 
-  constructor(private readonly queueLimits: Readonly<Record<string, number>>) {}
+  /** `queueCaps`: the engine's `queueConcurrency`. */
+  constructor(private readonly queueCaps: Readonly<Record<string, number>>) {}
 
-  started(job: CappedJob): void {
+  started(job: JobGroups): void {
     bump(this.runningByQueue, job.queue, 1);
     bump(this.runningByType, job.type, 1);
   }
 
-  ended(job: CappedJob): void {
+  ended(job: JobGroups): void {
     bump(this.runningByQueue, job.queue, -1);
     bump(this.runningByType, job.type, -1);
   }
 
-  /** Whether `job` may start now: its queue and its type (capped at `typeLimit`) are under their caps. */
-  mayStart(job: CappedJob, typeLimit: number | null): boolean {
-    const queueLimit = this.queueLimits[job.queue];
-    if (queueLimit !== undefined && (this.runningByQueue.get(job.queue) ?? 0) >= queueLimit) return false;
-    return typeLimit === null || (this.runningByType.get(job.type) ?? 0) < typeLimit;
+  /** Whether `job` may start now: its queue and its type (whose cap is `typeCap`) are under their caps. */
+  mayStart(job: JobGroups, typeCap: number | null): boolean {
+    const queueCap = this.queueCaps[job.queue];
+    if (queueCap !== undefined && (this.runningByQueue.get(job.queue) ?? 0) >= queueCap) return false;
+    return typeCap === null || (this.runningByType.get(job.type) ?? 0) < typeCap;
   }
 
-  /** What a claim may take for `types`, with `buffered` jobs claimed and waiting to start. */
-  claimScope(types: readonly TypeCap[], buffered: Iterable<CappedJob>): ClaimScope {
+  /** What a claim may take of the types in `typeCaps`, with `buffered` jobs claimed and waiting to start. */
+  claimScope(typeCaps: readonly TypeCap[], buffered: Iterable<JobGroups>): ClaimScope {
     const byType = new Map(this.runningByType);
     const byQueue = new Map(this.runningByQueue);
     for (const job of buffered) {
       bump(byType, job.type, 1);
       bump(byQueue, job.queue, 1);
     }
-    const open = types.filter((t) => t.concurrency === null || (byType.get(t.type) ?? 0) < t.concurrency).map((t) => t.type);
-    const excludedQueues = Object.entries(this.queueLimits)
-      .filter(([queue, limit]) => (byQueue.get(queue) ?? 0) >= limit)
+    const types = typeCaps.filter((t) => t.concurrency === null || (byType.get(t.type) ?? 0) < t.concurrency).map((t) => t.type);
+    const excludedQueues = Object.entries(this.queueCaps)
+      .filter(([queue, cap]) => (byQueue.get(queue) ?? 0) >= cap)
       .map(([queue]) => queue);
-    return { types: open, excludedQueues, capped: excludedQueues.length > 0 || open.length < types.length };
+    return { types, excludedQueues, capped: excludedQueues.length > 0 || types.length < typeCaps.length };
   }
 }
 

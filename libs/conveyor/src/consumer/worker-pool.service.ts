@@ -18,7 +18,7 @@ import { HeldJob } from './held-job';
 import { PrefetchSizer } from './prefetch-sizer';
 import { ConcurrencyCaps } from './concurrency-caps';
 import { JobExecutor } from './job-executor.service';
-import { AttemptReports, attemptReports } from './attempt-reports';
+import { AttemptReports, createAttemptReports } from './attempt-reports';
 import { logOutcome } from './job-outcome-log';
 import { handBackRow, outcomeOf } from './outcome-rows';
 
@@ -37,7 +37,7 @@ export interface PoolStats {
  * slot), then `running`, then `finishing` (outcome queued in the Completer). The pool asks for at most
  * `concurrency + prefetch - running - buffered` more jobs (backpressure; the prefetch adapts to the start rate unless set, see
  * PrefetchSizer), and excludes from the claim the queues and
- * types already at their limits. A slot frees the moment a handler settles — the database write happens
+ * types already at their caps. A slot frees the moment a handler settles — the database write happens
  * in the background, in batches — and the next buffered job starts at once, so handlers do not wait on
  * a round trip while work is ready.
  *
@@ -78,7 +78,7 @@ export class WorkerPool {
   ) {
     this.prefetch = new PrefetchSizer(options.prefetch, 2 * options.claimBatchSize);
     this.caps = new ConcurrencyCaps(options.queueConcurrency);
-    this.reports = attemptReports(db, options.leaseMs, this, live);
+    this.reports = createAttemptReports(db, options.leaseMs, this, live);
   }
 
   start(): void {
