@@ -55,7 +55,6 @@ const uuid = (n: number) => `00000000-0000-7000-8000-${String(n).padStart(12, '0
 const hex = (n: number) => uuid(n).replace(/-/g, '');
 const row = (n: number): FinishRow => ({ id: uuid(n), token: uuid(1000 + n), status: JobStatus.COMPLETED });
 const idsOf = (w: Write) => w.ids.map((id) => id.replace(/-/g, ''));
-const tick = () => new Promise((r) => setImmediate(r));
 const waitUntil = async (cond: () => boolean) => {
   for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 1));
   expect(cond()).toBe(true);
@@ -70,13 +69,20 @@ describe('Completer: completion batching', () => {
   });
 
   it('writes a partial batch after completionFlushMs', async () => {
-    const { completer, writes } = completerWith({ completionBatchSize: 100, completionFlushMs: 5 });
-    completer.add(row(1), () => undefined);
-    completer.add(row(2), () => undefined);
-    await tick();
-    expect(writes).toHaveLength(0);
-    await waitUntil(() => writes.length === 1);
-    expect(writes[0].ids).toHaveLength(2);
+    // Fake timers: on a loaded machine a real 5 ms flush timer could fire before the test's first look.
+    jest.useFakeTimers();
+    try {
+      const { completer, writes } = completerWith({ completionBatchSize: 100, completionFlushMs: 50 });
+      completer.add(row(1), () => undefined);
+      completer.add(row(2), () => undefined);
+      await jest.advanceTimersByTimeAsync(49);
+      expect(writes).toHaveLength(0);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(writes).toHaveLength(1);
+      expect(writes[0].ids).toHaveLength(2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('keeps at most two writes in flight; what arrives meanwhile waits and goes out as one batch', async () => {
