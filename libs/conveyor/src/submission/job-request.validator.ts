@@ -49,6 +49,8 @@ export class JobRequestValidator {
       queue,
       type: req.type,
       payload: req.payload,
+      // Made when first needed (payloadJson); present from the start, so every row has one shape.
+      payload_json: undefined,
       priority,
       run_at: req.runAt ? new Date(req.runAt).toISOString() : null,
       delay_ms: req.delayMs ?? null,

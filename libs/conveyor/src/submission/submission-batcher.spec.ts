@@ -55,6 +55,19 @@ describe('SubmissionBatcher', () => {
     await expect(Promise.all(all)).resolves.toHaveLength(6);
   });
 
+  it('with a budget, closes a group before the item that would pass its weight; an item heavier than it goes alone', async () => {
+    const { calls, flush } = manualFlush<number>();
+    // Each item weighs its own value; a group may weigh 10.
+    const batcher = new SubmissionBatcher(flush, 100, { weigh: (n) => n, maxWeight: 10 });
+    const all = [1, 4, 5, 2, 12, 3, 3].map((n) => batcher.submit(n));
+    for (let i = 0; i < 5; i++) {
+      calls[i].answer(echo(calls[i].items));
+      await settled();
+    }
+    expect(calls.map((c) => c.items)).toEqual([[1], [4, 5], [2], [12], [3, 3]]);
+    await expect(Promise.all(all)).resolves.toHaveLength(7);
+  });
+
   it('settles each item on its own: a failed item rejects only its own caller', async () => {
     const { calls, flush } = manualFlush<string>();
     const batcher = new SubmissionBatcher(flush, 100);

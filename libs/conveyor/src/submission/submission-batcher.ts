@@ -1,6 +1,12 @@
 /** Sends a group of items as one unit of work and settles each item on its own, in the group's order. */
 export type GroupFlush<T, R> = (items: T[]) => Promise<Array<PromiseSettledResult<R>>>;
 
+/** A bound on a group's total weight, besides its count; `weigh` gives an item's, and may be asked more than once. */
+export interface GroupBudget<T> {
+  weigh(item: T): number;
+  maxWeight: number;
+}
+
 interface Waiting<T, R> {
   item: T;
   resolve(value: R): void;
@@ -13,7 +19,8 @@ interface Waiting<T, R> {
  * - Idle (no group in flight): a submission goes out at once, alone, in the same tick. There is no timer, so a
  *   lone caller waits for nothing but its own statement.
  * - Busy (one group in flight): submissions wait in arrival order. When the group in flight is answered, everything
- *   waiting (up to `maxGroup` items) goes out as the next group; more waits for the group after that.
+ *   waiting goes out as the next group, up to `maxGroup` items and, with a `budget`, up to its weight (an item
+ *   heavier than the whole budget goes alone); more waits for the group after that.
  * - At most one group is in flight, so under load a group holds what arrived during one round trip and commit of
  *   the group before it: the busier the service, the larger the groups, the fewer the commits per submission.
  *
@@ -27,6 +34,7 @@ export class SubmissionBatcher<T, R> {
   constructor(
     private readonly flush: GroupFlush<T, R>,
     private readonly maxGroup: number,
+    private readonly budget?: GroupBudget<T>,
   ) {
     if (!(maxGroup >= 1)) throw new RangeError(`maxGroup must be at least 1, got ${maxGroup}`);
   }
@@ -50,7 +58,7 @@ export class SubmissionBatcher<T, R> {
   }
 
   private sendNext(): void {
-    const group = this.queue.splice(0, this.maxGroup);
+    const group = this.queue.splice(0, this.groupSize());
     this.inFlight = group.length > 0;
     if (!this.inFlight) return;
     let answered: Promise<Array<PromiseSettledResult<R>>>;
@@ -65,6 +73,18 @@ export class SubmissionBatcher<T, R> {
         (err: unknown) => group.forEach((w) => w.reject(err)),
       )
       .finally(() => this.sendNext());
+  }
+
+  /** How many of the waiting items the next group takes: arrival order, within the count and the budget. */
+  private groupSize(): number {
+    const most = Math.min(this.queue.length, this.maxGroup);
+    if (!this.budget) return most;
+    let weight = 0;
+    for (let n = 0; n < most; n++) {
+      weight += this.budget.weigh(this.queue[n].item);
+      if (n > 0 && weight > this.budget.maxWeight) return n;
+    }
+    return most;
   }
 }
 

@@ -1,6 +1,6 @@
 import { answeredAsBatch } from './inserted-batch.codec';
 import { INSERTED_COLUMNS } from './inserted-row.codec';
-import { hasKeys, NewJobRow } from './new-job-row';
+import { hasKeys, NewJobRow, payloadJson } from './new-job-row';
 import { QUIET_CONDITION } from './quiet-insert';
 import { SqlTables, Statement } from './statement';
 
@@ -36,7 +36,7 @@ RETURNING ${INSERTED_COLUMNS}`,
         r.id,
         r.queue,
         r.type,
-        JSON.stringify(r.payload) ?? null,
+        payloadJson(r) ?? null,
         r.priority,
         r.run_at,
         r.delay_ms,
@@ -113,7 +113,7 @@ SELECT r.i, r.q, r.t, coalesce(r.p, 'null'::jsonb),
  * Node writes to the socket. JSON.stringify is still what encodes every value.
  */
 function rowJson(r: NewJobRow): string {
-  let json = `{"i":"${r.id}","q":${quoted(r.queue)},"t":${quoted(r.type)},"p":${JSON.stringify(r.payload) ?? 'null'},"pr":${r.priority},"ma":${r.max_attempts}`;
+  let json = `{"i":"${r.id}","q":${quoted(r.queue)},"t":${quoted(r.type)},"p":${payloadJson(r) ?? 'null'},"pr":${r.priority},"ma":${r.max_attempts}`;
   if (r.run_at !== null) json += `,"ra":${JSON.stringify(r.run_at)}`;
   if (r.delay_ms !== null) json += `,"d":${r.delay_ms}`;
   if (r.idempotency_key !== null) json += `,"ik":${JSON.stringify(r.idempotency_key)},"ih":${JSON.stringify(r.idempotency_hash)}`;

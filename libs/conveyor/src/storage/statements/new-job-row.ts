@@ -5,6 +5,8 @@ export interface NewJobRow {
   queue: string;
   type: string;
   payload: unknown;
+  /** The payload's JSON text, once made (`payloadJson`): inserts send it rather than encode the payload again. */
+  payload_json?: string;
   priority: number;
   run_at: string | null;
   delay_ms: number | null;
@@ -12,6 +14,12 @@ export interface NewJobRow {
   idempotency_key: string | null;
   idempotency_hash: string | null;
   unique_key: string | null;
+}
+
+/** The row's payload as JSON text (undefined for an undefined payload), made once per row. */
+export function payloadJson(row: NewJobRow): string | undefined {
+  if (row.payload_json === undefined && row.payload !== undefined) row.payload_json = JSON.stringify(row.payload);
+  return row.payload_json;
 }
 
 /** A row with an idempotency or unique key: its insert may conflict, and take more than one statement. */
