@@ -24,8 +24,9 @@ import { SqlTables, Statement } from './statement';
  * - The read may take a wider `window` than the `f.limit` rows wanted; `won` locks the first `f.limit` it
  *   can (locking stops there), first in claim order: its plan walks the candidates in the order the read found
  *   them and fetches each row by tuple id (a nested loop with the candidates outside, checked by the claim-plan
- *   test), so rows further back are taken only when those before them are held. A caller that just lost the head of the queue to a competitor whose claim is
- *   still running reads past the rows that competitor holds instead of racing for them again.
+ *   test), so rows further back are taken only when those before them are held. A caller that just lost the
+ *   head of the queue to a competitor whose claim is still running reads past the rows that competitor holds
+ *   instead of racing for them again.
  * - The answer always carries `candidates`, how many rows the read found, so the caller can tell a race
  *   lost (fewer won than wanted and read: read again) from a short queue. It rides on every row won, and a
  *   statement that won nothing answers one row whose job columns are null: an empty answer could not tell a
