@@ -49,6 +49,36 @@ describe('POST /jobs/batch', () => {
     expect(rows[1]).toMatchObject({ priority: 7, queue: 'batch-q', type: 'TEST_RECORD' });
   });
 
+  it('a batch of one kind of job (only ids and payloads differ) is stored and answered as given', async () => {
+    const runAt = new Date(Date.now() + 7_200_000).toISOString();
+    const payloads = [{ n: 1 }, { text: 'quotes " and \\ and ünïcödé' }, { nested: { list: [1, null, true] } }];
+    const batches = [
+      { shared: { type: 'TEST_RECORD', queue: 'shared-q', priority: 3, delayMs: 60_000, maxAttempts: 2 }, status: JobStatus.SCHEDULED },
+      { shared: { type: 'TEST_RECORD', runAt }, status: JobStatus.SCHEDULED },
+      { shared: { type: 'TEST_MAIL' }, status: JobStatus.PENDING },
+    ];
+    for (const { shared, status } of batches) {
+      const jobs = payloads.map((payload) => ({
+        ...shared,
+        payload: shared.type === 'TEST_MAIL' ? mail(`${payload.n ?? 0}@example.com`) : payload,
+      }));
+      const res = await t.api().post('/jobs/batch').send({ jobs }).expect(201);
+      const answered = res.body.jobs as Array<Record<string, unknown>>;
+      const rows = await t.rows('id = ANY($1::uuid[])', [answered.map((j) => j.id)]);
+      expect(rows.map((r) => r.id)).toEqual(answered.map((j) => j.id));
+      expect(rows.map((r) => r.payload)).toEqual(jobs.map((j) => j.payload));
+      for (const [i, row] of rows.entries()) {
+        expect(row).toMatchObject({ type: shared.type, status, priority: shared.priority ?? 0 });
+        expect(row.queue).toBe(shared.queue ?? (shared.type === 'TEST_MAIL' ? 'mail' : 'default'));
+        expect(row.max_attempts).toBe(answered[i].maxAttempts);
+        expect((row.run_at as Date).toISOString()).toBe(answered[i].runAt);
+        expect(answered[i]).toMatchObject({ status, seq: String(row.seq) });
+      }
+      if (shared.runAt) expect(answered.every((j) => j.runAt === runAt)).toBe(true);
+      if (shared.maxAttempts) expect(rows.every((r) => r.max_attempts === shared.maxAttempts)).toBe(true);
+    }
+  });
+
   it('accepts exactly maxBatchSize jobs', async () => {
     const jobs = Array.from({ length: MAX_BATCH }, (_, i) => ({ type: 'TEST_RECORD', payload: { at: i } }));
     const res = await t.api().post('/jobs/batch').send({ jobs }).expect(201);

@@ -105,7 +105,15 @@ class FakeJobsTable {
 function sentRows(text: string, values: unknown[]): SentRow[] {
   if (/json_to_recordset/.test(text)) {
     const doc = JSON.parse(values[0] as string) as Array<{ i: string; t: string; p: unknown; ik?: string; ih?: string; uk?: string }>;
-    return doc.map((r) => ({ id: r.i, type: r.t, payload: r.p, ik: r.ik ?? null, ih: r.ih ?? null, uk: r.uk ?? null }));
+    // A batch whose rows share their other fields sends the type once, as its third parameter (jobInsertBatch).
+    return doc.map((r) => ({
+      id: r.i,
+      type: r.t ?? (values[2] as string),
+      payload: r.p,
+      ik: r.ik ?? null,
+      ih: r.ih ?? null,
+      uk: r.uk ?? null,
+    }));
   }
   const v = values as [string, string, string, string | null, ...unknown[]];
   return [

@@ -59,9 +59,28 @@ RETURNING ${INSERTED_COLUMNS}`,
 
 /**
  * Inserts a batch of rows without keys with one statement, answering with one row for the whole batch
- * (inserted-batch.codec.ts). Rows are inserted in request order, so `seq` numbers them in that order.
+ * (inserted-batch.codec.ts). Rows are inserted in request order, so `seq` numbers them in that order. A batch
+ * whose rows share every field but id and payload (`sharedFields`) sends those fields once.
  */
 export function jobInsertBatch(t: SqlTables, rows: NewJobRow[], quiet = false): Statement {
+  const shared = sharedFields(rows);
+  if (shared) {
+    return {
+      name: `job_insert_batch_shared${quiet ? '_quiet' : ''}_${t.key}`,
+      text: answeredAsBatch(`${insertSelect(t, SHARED_VALUES)}
+${FROM_IDS_AND_PAYLOADS}${quietly(quiet)}
+${IN_REQUEST_ORDER}`),
+      values: [
+        idsAndPayloadsDocument(rows),
+        shared.queue,
+        shared.type,
+        shared.priority,
+        shared.run_at,
+        shared.delay_ms,
+        shared.max_attempts,
+      ],
+    };
+  }
   return {
     name: `job_insert_batch${quiet ? '_quiet' : ''}_${t.key}`,
     text: answeredAsBatch(`${insertSelect(t)}
@@ -69,6 +88,35 @@ ${FROM_DOCUMENT}${quietly(quiet)}
 ${IN_REQUEST_ORDER}`),
     values: [rowsDocument(rows)],
   };
+}
+
+/** The fields a row of a keyless batch may share with the others: all of them but id and payload. */
+export type SharedFields = Pick<NewJobRow, 'queue' | 'type' | 'priority' | 'run_at' | 'delay_ms' | 'max_attempts'>;
+
+/**
+ * The fields every row of `rows` shares, or null when one differs or a row has a key. A batch of one kind of job
+ * (an `enqueueMany` of one type, a burst of the same submission) then sends two fields per row instead of up to
+ * eleven: PostgreSQL reads each record of the document field by field, so each field left out saves it work on
+ * every row (docs/performance.md, "Inserts").
+ */
+export function sharedFields(rows: NewJobRow[]): SharedFields | null {
+  const first = rows[0];
+  if (!first) return null;
+  for (const r of rows) {
+    if (hasKeys(r)) return null;
+    if (
+      r.queue !== first.queue ||
+      r.type !== first.type ||
+      r.priority !== first.priority ||
+      r.run_at !== first.run_at ||
+      r.delay_ms !== first.delay_ms ||
+      r.max_attempts !== first.max_attempts
+    ) {
+      return null;
+    }
+  }
+  const { queue, type, priority, run_at, delay_ms, max_attempts } = first;
+  return { queue, type, priority, run_at, delay_ms, max_attempts };
 }
 
 /**
@@ -80,6 +128,8 @@ ${IN_REQUEST_ORDER}`),
 const FROM_DOCUMENT = `FROM ROWS FROM (json_to_recordset($1::json) AS (i uuid, q text, t text, p jsonb, pr int, ra timestamptz, d bigint,
      ma int, ik text, ih text, uk text))
      WITH ORDINALITY AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk, ord)`;
+/** The rows of a batch that shares every other field (`sharedFields`): ids and payloads only, in request order. */
+const FROM_IDS_AND_PAYLOADS = `FROM ROWS FROM (json_to_recordset($1::json) AS (i uuid, p jsonb)) WITH ORDINALITY AS r(i, p, ord)`;
 const IN_REQUEST_ORDER = 'ORDER BY r.ord';
 
 /** The WHERE clause of a quiet insert (its trigger sends no NOTIFY: quiet-insert.ts), or nothing. */
@@ -94,17 +144,44 @@ function rowsDocument(rows: NewJobRow[]): string {
   return `${doc}]`;
 }
 
-/** The INSERT and its select list over rows `r` (i id, q queue, t type, p payload, pr priority, ra run_at, …). */
-function insertSelect(t: SqlTables): string {
+function idsAndPayloadsDocument(rows: NewJobRow[]): string {
+  let doc = '[';
+  for (let i = 0; i < rows.length; i++) {
+    doc += `${i === 0 ? '' : ','}{"i":"${rows[i].id}","p":${payloadJson(rows[i]) ?? 'null'}}`;
+  }
+  return `${doc}]`;
+}
+
+/** Where the insert's select list takes each field but id and payload from: the fields of a row `r`, by default. */
+type FieldValues = Record<'q' | 't' | 'pr' | 'ra' | 'd' | 'ma' | 'ik' | 'ih' | 'uk', string>;
+
+const ROW_VALUES: FieldValues = { q: 'r.q', t: 'r.t', pr: 'r.pr', ra: 'r.ra', d: 'r.d', ma: 'r.ma', ik: 'r.ik', ih: 'r.ih', uk: 'r.uk' };
+
+/** The shared fields of `jobInsertBatch`'s shared form, in its parameters $2-$7; such a batch carries no keys. */
+const SHARED_VALUES: FieldValues = {
+  q: '$2::text',
+  t: '$3::text',
+  pr: '$4::int',
+  ra: '$5::timestamptz',
+  d: '$6::bigint',
+  ma: '$7::int',
+  ik: 'NULL',
+  ih: 'NULL',
+  uk: 'NULL',
+};
+
+/** The INSERT and its select list over rows `r` (i id, p payload; the other fields as `v` says). */
+function insertSelect(t: SqlTables, v: FieldValues = ROW_VALUES): string {
+  const runAt = `coalesce(${v.ra}, now() + coalesce(${v.d}, 0) * interval '1 millisecond')`;
   return `
 INSERT INTO ${t.jobs} (id, queue, type, payload, status, priority, run_at, max_attempts, idempotency_key, idempotency_hash,
   unique_key)
-SELECT r.i, r.q, r.t, coalesce(r.p, 'null'::jsonb),
-       CASE WHEN coalesce(r.ra, now() + coalesce(r.d, 0) * interval '1 millisecond') > now()
+SELECT r.i, ${v.q}, ${v.t}, coalesce(r.p, 'null'::jsonb),
+       CASE WHEN ${runAt} > now()
             THEN 'SCHEDULED' ELSE 'PENDING' END,
-       r.pr,
-       coalesce(r.ra, now() + coalesce(r.d, 0) * interval '1 millisecond'),
-       r.ma, r.ik, r.ih, r.uk`;
+       ${v.pr},
+       ${runAt},
+       ${v.ma}, ${v.ik}, ${v.ih}, ${v.uk}`;
 }
 
 /**
