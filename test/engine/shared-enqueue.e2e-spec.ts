@@ -1,7 +1,8 @@
 import { Client, Pool } from 'pg';
 import { ConveyorEvents, Job } from '@conveyor/core';
 import { NotificationListener } from '@conveyor/core/consumer/notification-listener.service';
-import { MAX_GROUP_PAYLOAD_CHARS, SharedInsertService } from '@conveyor/core/submission/shared-insert.service';
+import { SharedInsertService } from '@conveyor/core/submission/shared-insert.service';
+import { MAX_STATEMENT_PAYLOAD_CHARS } from '@conveyor/core/submission/statement-budget';
 import { installInsertProbe, InsertProbe } from '../support/insert-probe';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
@@ -99,8 +100,8 @@ describe('enqueue: concurrent in-code submissions share statements', () => {
   it('a group of large payloads is cut at the payload budget: the waiting submissions take more than one statement', async () => {
     const big = 'x'.repeat(1024 * 1024);
     const { jobs } = await behindALead(24, (i) => t.jobs.enqueue('TEST_RECORD', { i, big }, { runAt: FAR_FUTURE }));
-    // 15 payloads of just over 1 MiB fit in MAX_GROUP_PAYLOAD_CHARS (16 MiB), 16 do not: 15, then 9.
-    expect(MAX_GROUP_PAYLOAD_CHARS).toBe(16 * 1024 * 1024);
+    // 15 payloads of just over 1 MiB fit in MAX_STATEMENT_PAYLOAD_CHARS (16 MiB), 16 do not: 15, then 9.
+    expect(MAX_STATEMENT_PAYLOAD_CHARS).toBe(16 * 1024 * 1024);
     expect(await insertsOf(jobs)).toBe(2);
     const { rows } = await t.sql.query<{ n: number; whole: number }>(
       `SELECT count(*)::int AS n, count(*) FILTER (WHERE length(payload->>'big') = $2)::int AS whole FROM ${t.jobsTable} WHERE id = ANY($1::uuid[])`,

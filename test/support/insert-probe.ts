@@ -16,6 +16,8 @@ export interface InsertProbe {
   open(): Promise<void>;
   /** How many transactions inserted the jobs `ids` (each statement on the pool is a transaction of its own). */
   transactionsOf(ids: string[]): Promise<number>;
+  /** The statements that inserted any of the jobs `ids`, in the order they ran: how many rows each inserted, and its transaction. */
+  statementsOf(ids: string[]): Promise<Array<{ rows: number; xid: string }>>;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface InsertProbe {
  * statement in flight, and fail one as PostgreSQL fails a statement on a row it refuses.
  *
  * Every inserted job's id and inserting transaction are logged (a job's `xmin` says the same only until a worker
- * updates it). A row whose payload has `gate` waits for an advisory lock that the test holds while the gate is
+ * updates it), and so is every insert statement with the ids it inserted. A row whose payload has `gate` waits for an advisory lock that the test holds while the gate is
  * closed (a key of its own, so tests running elsewhere on the same database do not meet it); a row whose payload
  * has `poison` raises an error. Other rows pass untouched.
  */
@@ -45,7 +47,16 @@ BEGIN
   INSERT INTO ${schema}.test_inserts (job_id) VALUES (NEW.id);
   RETURN NULL;
 END $$;
-CREATE TRIGGER test_insert_log AFTER INSERT ON ${schema}.conveyor_jobs FOR EACH ROW EXECUTE FUNCTION ${schema}.test_insert_log()`);
+CREATE TRIGGER test_insert_log AFTER INSERT ON ${schema}.conveyor_jobs FOR EACH ROW EXECUTE FUNCTION ${schema}.test_insert_log();
+CREATE TABLE ${schema}.test_insert_statements (
+  n serial PRIMARY KEY, job_ids uuid[] NOT NULL, xid xid8 NOT NULL DEFAULT pg_current_xact_id());
+CREATE FUNCTION ${schema}.test_insert_statement_log() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ${schema}.test_insert_statements (job_ids) SELECT coalesce(array_agg(id), '{}') FROM inserted;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER test_insert_statement_log AFTER INSERT ON ${schema}.conveyor_jobs REFERENCING NEW TABLE AS inserted
+  FOR EACH STATEMENT EXECUTE FUNCTION ${schema}.test_insert_statement_log()`);
   let holder: Client | null = null;
   return {
     gateRow: { gate: true },
@@ -83,6 +94,13 @@ CREATE TRIGGER test_insert_log AFTER INSERT ON ${schema}.conveyor_jobs FOR EACH 
         [ids],
       );
       return rows[0].n;
+    },
+    async statementsOf(ids) {
+      const { rows } = await sql.query<{ rows: number; xid: string }>(
+        `SELECT cardinality(job_ids) AS rows, xid::text AS xid FROM ${schema}.test_insert_statements WHERE job_ids && $1::uuid[] ORDER BY n`,
+        [ids],
+      );
+      return rows;
     },
   };
 }

@@ -398,6 +398,6 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     target: 'maxBatchSize',
     scope: 'engine',
     default: '1000',
-    description: 'Most jobs in one POST /jobs/batch',
+    description: 'Most jobs in one POST /jobs/batch, and in one insert statement (a larger enqueueMany takes several, in one transaction)',
   },
 ];

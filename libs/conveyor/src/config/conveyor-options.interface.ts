@@ -81,7 +81,10 @@ export interface ConveyorOptions {
    * (`POST /queues/:queue/claim`) claim them, and in-process workers never do, even with a handler.
    */
   externalTypes: string[];
-  /** Most jobs in one batch submission. */
+  /**
+   * Most jobs in one batch submission, and in one insert statement: a larger `enqueueMany` goes as several statements
+   * in one transaction.
+   */
   maxBatchSize: number;
   /**
    * Recurring jobs besides those handlers declare (`@JobHandler(type, { schedules })`): each tick of a

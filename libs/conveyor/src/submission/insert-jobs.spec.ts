@@ -1,28 +1,10 @@
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { IdempotencyConflictError } from '../errors/job-request.errors';
-import { jobInsertMany, NewJobRow } from '../storage/statements';
+import { jobInsertMany } from '../storage/statements';
 import { FailedRow, insertJobs, insertJobsEach } from './insert-jobs';
 import { JobRow } from '../storage/statements/job-row.mapper';
 import { SPEC_TABLES as tables } from '../../../../test/support/sql-tables.fixture';
-
-let ids = 0;
-
-function request(over: Partial<NewJobRow> = {}): NewJobRow {
-  return {
-    id: `id-${++ids}`,
-    queue: 'default',
-    type: 'T',
-    payload: {},
-    priority: 0,
-    run_at: null,
-    delay_ms: null,
-    max_attempts: 5,
-    idempotency_key: null,
-    idempotency_hash: null,
-    unique_key: null,
-    ...over,
-  };
-}
+import { newJobRow as request } from '../../../../test/support/new-job-row.fixture';
 
 /** A runner that answers statements from a script, by what they start with, and records them. */
 function scripted(answers: Array<[RegExp, JobRow[]]>): SqlRunner & { seen: string[] } {

@@ -57,6 +57,25 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
   return { answers: answers as JobRow[], created, committed };
 }
 
+/**
+ * {@link insertJobs} for rows cut into several statements (statement-budget.ts), sent one after another on
+ * `runner`, whose transaction makes them all or nothing. A key repeated in a later statement is answered as within
+ * one: that row finds the job an earlier statement created, visible in the same transaction.
+ */
+export async function insertJobsInTurn(runner: SqlRunner, t: SqlTables, statements: NewJobRow[][]): Promise<InsertedJobs> {
+  let answers: JobRow[] = [];
+  let created: JobRow[] = [];
+  let committed: CommittedInsert[] = [];
+  for (const rows of statements) {
+    const done = await insertJobs(runner, t, rows);
+    // concat rather than push(...): a statement may hold more rows than a call may take arguments.
+    answers = answers.concat(done.answers);
+    created = created.concat(done.created);
+    committed = committed.concat(done.committed);
+  }
+  return { answers, created, committed };
+}
+
 /** {@link insertJobs}, with the rows answering each for itself when `options.independent` says they are unrelated. */
 export async function insertJobsEach(
   runner: SqlRunner,

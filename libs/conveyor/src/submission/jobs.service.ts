@@ -24,7 +24,7 @@ import {
   run,
 } from '../storage/statements';
 import { Job } from '../job/job';
-import { InsertedJobs, insertJobs } from './insert-jobs';
+import { InsertedJobs, insertJobs, insertJobsInTurn } from './insert-jobs';
 import { isJobId } from '../job/job-id';
 import { EnqueueOptions, JobRequest, SubmitResult } from './job-request.interface';
 import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
@@ -32,6 +32,7 @@ import { JobRequestValidator } from './job-request.validator';
 import { LOCAL_PICKUP, LocalPickup } from './local-pickup.port';
 import { JobStatus } from '../job/job-status';
 import { SharedInsertAnswer, SharedInsertService } from './shared-insert.service';
+import { statementsOf } from './statement-budget';
 
 /** A page of the job list. */
 export interface JobPage {
@@ -68,7 +69,10 @@ export class JobsService {
     return result.job as Job<P>;
   }
 
-  /** Enqueues many jobs from code with one statement, all or nothing. */
+  /**
+   * Enqueues many jobs from code, all or nothing: one statement, or, beyond `maxBatchSize` jobs or 16 MiB of
+   * payload, several in one transaction.
+   */
   async enqueueMany(requests: JobRequest[], options: Pick<EnqueueOptions, 'manager'> = {}): Promise<Job[]> {
     const normalized = requests.map((r) => (r.runAt instanceof Date ? { ...r, runAt: r.runAt.toISOString() } : r));
     const rows = this.validateBatch(normalized);
@@ -124,16 +128,18 @@ export class JobsService {
   }
 
   /**
-   * Inserts validated rows, all or nothing: in the caller's transaction when given one; else rows without
-   * keys go in as one statement on the pool (a statement is atomic by itself, and BEGIN and COMMIT would
+   * Inserts validated rows, all or nothing, in statements of at most `maxBatchSize` rows and 16 MiB of payload
+   * (statement-budget.ts): in the caller's transaction when given one; else rows without keys that fit one
+   * statement go in as that statement on the pool (a statement is atomic by itself, and BEGIN and COMMIT would
    * be two more round trips per batch), and rows with keys, whose conflicts can take further reads and
-   * inserts, in a transaction of their own.
+   * inserts, or rows that take more than one statement, in a transaction of their own.
    */
   private async insertBatch(rows: NewJobRow[], callerRunner?: SqlRunner): Promise<Job[]> {
+    const statements = statementsOf(rows, this.options.maxBatchSize);
     const { answers, created, committed } = callerRunner
-      ? await insertJobs(callerRunner, this.db.tables, rows)
-      : rows.some(hasKeys)
-        ? await this.db.transaction((tx) => insertJobs(tx, this.db.tables, rows))
+      ? await insertJobsInTurn(callerRunner, this.db.tables, statements)
+      : statements.length > 1 || rows.some(hasKeys)
+        ? await this.db.transaction((tx) => insertJobsInTurn(tx, this.db.tables, statements))
         : await this.insertKeyless(rows);
     this.pickup.committed(committed);
     // Most answers are the created rows themselves: map each stored row once.

@@ -6,25 +6,7 @@ import { JobRow } from '../storage/statements/job-row.mapper';
 import { LocalPickup } from './local-pickup.port';
 import { SharedInsertAnswer, SharedInsertService } from './shared-insert.service';
 import { SPEC_TABLES as tables } from '../../../../test/support/sql-tables.fixture';
-
-let ids = 0;
-
-function request(over: Partial<NewJobRow> = {}): NewJobRow {
-  return {
-    id: `id-${String(++ids).padStart(6, '0')}`,
-    queue: 'default',
-    type: 'T',
-    payload: {},
-    priority: 0,
-    run_at: null,
-    delay_ms: null,
-    max_attempts: 5,
-    idempotency_key: null,
-    idempotency_hash: null,
-    unique_key: null,
-    ...over,
-  };
-}
+import { newJobRow as request } from '../../../../test/support/new-job-row.fixture';
 
 /** A request row as the insert statements carry it. */
 interface SentRow {

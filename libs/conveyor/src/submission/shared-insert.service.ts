@@ -2,20 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
-import { hasKeys, NewJobRow, payloadJson } from '../storage/statements';
+import { hasKeys, NewJobRow } from '../storage/statements';
 import { JobRow } from '../storage/statements/job-row.mapper';
 import { FailedRow, InsertedEach, insertJobsEach } from './insert-jobs';
 import { CommittedInsert } from './insert-rows';
 import { LOCAL_PICKUP, LocalPickup } from './local-pickup.port';
+import { MAX_STATEMENT_PAYLOAD_CHARS, payloadChars } from './statement-budget';
 import { SubmissionBatcher } from './submission-batcher';
-
-/**
- * Most payload text (UTF-16 code units, as JSON) one group of submissions carries: a group's rows travel as one
- * statement, which Node builds as one string and PostgreSQL parses in one piece, so a group of large payloads is cut
- * short rather than growing to the sum of up to `maxBatchSize` request bodies. A single larger submission still goes,
- * alone.
- */
-export const MAX_GROUP_PAYLOAD_CHARS = 16 * 1024 * 1024;
 
 /** What a shared insert answers one submission with. */
 export interface SharedInsertAnswer {
@@ -46,10 +39,11 @@ export class SharedInsertService {
     @Inject(LOCAL_PICKUP) private readonly pickup: LocalPickup,
     @Inject(CONVEYOR_OPTIONS) options: Pick<ConveyorOptions, 'maxBatchSize'>,
   ) {
-    // A group is one statement's worth of rows: as many as a batch submission may hold, within MAX_GROUP_PAYLOAD_CHARS.
+    // A group is one statement's worth of rows (statement-budget.ts): as many as a batch submission may hold,
+    // within MAX_STATEMENT_PAYLOAD_CHARS.
     this.batcher = new SubmissionBatcher((rows) => this.insertGroup(rows), options.maxBatchSize, {
-      weigh: (row) => payloadJson(row)?.length ?? 0,
-      maxWeight: MAX_GROUP_PAYLOAD_CHARS,
+      weigh: payloadChars,
+      maxWeight: MAX_STATEMENT_PAYLOAD_CHARS,
     });
   }
 

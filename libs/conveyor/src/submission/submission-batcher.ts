@@ -1,3 +1,5 @@
+import { countWithin } from './statement-budget';
+
 /** Sends a group of items as one unit of work and settles each item on its own, in the group's order. */
 export type GroupFlush<T, R> = (items: T[]) => Promise<Array<PromiseSettledResult<R>>>;
 
@@ -78,13 +80,8 @@ export class SubmissionBatcher<T, R> {
   /** How many of the waiting items the next group takes: arrival order, within the count and the budget. */
   private groupSize(): number {
     const most = Math.min(this.queue.length, this.maxGroup);
-    if (!this.budget) return most;
-    let weight = 0;
-    for (let n = 0; n < most; n++) {
-      weight += this.budget.weigh(this.queue[n].item);
-      if (n > 0 && weight > this.budget.maxWeight) return n;
-    }
-    return most;
+    const budget = this.budget;
+    return budget ? countWithin(most, (n) => budget.weigh(this.queue[n].item), budget.maxWeight) : most;
   }
 }
 

@@ -1,25 +1,7 @@
 import { SPEC_TABLES as tables } from '../../../../../test/support/sql-tables.fixture';
 import { jobInsertBatch, sharedFields } from './job-insert-many.sql';
 import { NewJobRow } from './new-job-row';
-
-let ids = 0;
-
-function row(over: Partial<NewJobRow> = {}): NewJobRow {
-  return {
-    id: `0000000${++ids}`,
-    queue: 'default',
-    type: 'T',
-    payload: { n: ids },
-    priority: 0,
-    run_at: null,
-    delay_ms: null,
-    max_attempts: 5,
-    idempotency_key: null,
-    idempotency_hash: null,
-    unique_key: null,
-    ...over,
-  };
-}
+import { newJobRow as row } from '../../../../../test/support/new-job-row.fixture';
 
 describe('sharedFields', () => {
   it('answers the fields rows of one kind share', () => {

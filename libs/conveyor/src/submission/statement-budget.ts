@@ -1,0 +1,38 @@
+import { NewJobRow, payloadJson } from '../storage/statements';
+
+/**
+ * Most payload text (UTF-16 code units, as JSON) one insert statement carries: a statement's rows travel as one
+ * string, which Node builds whole and PostgreSQL parses in one piece, so rows beyond it go in a statement of their
+ * own rather than growing one string to the sum of every payload (a V8 string ends at ~512 MiB, a PostgreSQL
+ * parameter at 1 GiB). A single larger row still goes, alone.
+ */
+export const MAX_STATEMENT_PAYLOAD_CHARS = 16 * 1024 * 1024;
+
+/** How much of MAX_STATEMENT_PAYLOAD_CHARS a row takes: its payload's JSON text, made once (payloadJson). */
+export function payloadChars(row: NewJobRow): number {
+  return payloadJson(row)?.length ?? 0;
+}
+
+/**
+ * How many of the first `count` items one statement takes: all of them, or as many as stay within `maxWeight`,
+ * and at least one (an item heavier than the whole budget goes alone).
+ */
+export function countWithin(count: number, weightOf: (index: number) => number, maxWeight: number): number {
+  let weight = 0;
+  for (let n = 0; n < count; n++) {
+    weight += weightOf(n);
+    if (n > 0 && weight > maxWeight) return n;
+  }
+  return count;
+}
+
+/** Rows cut, in order, into statements of at most `maxRows` rows and MAX_STATEMENT_PAYLOAD_CHARS of payload each. */
+export function statementsOf(rows: NewJobRow[], maxRows: number): NewJobRow[][] {
+  const statements: NewJobRow[][] = [];
+  for (let from = 0; from < rows.length;) {
+    const n = countWithin(Math.min(maxRows, rows.length - from), (i) => payloadChars(rows[from + i]), MAX_STATEMENT_PAYLOAD_CHARS);
+    statements.push(rows.slice(from, from + n));
+    from += n;
+  }
+  return statements;
+}
