@@ -28,6 +28,8 @@ export interface DrainPlan {
    * then counts what that code holds in the worker's memory. No requests are sent.
    */
   http?: 'express';
+  /** A live subscriber watches the drain (PrepareWorkerOptions.liveWatched); Conveyor only. */
+  liveWatched?: boolean;
 }
 
 /**
@@ -58,7 +60,7 @@ export function drainCase(plan: DrainPlan): CaseRunner {
           onStart: () => started.add(),
           onFinished: (n) => finished.add(n),
         },
-        { http: plan.http },
+        { http: plan.http, liveWatched: plan.liveWatched },
       );
       const meters = new CaseMeters(spec);
       const rss = new RssMeter();

@@ -32,6 +32,7 @@ export const CASES: Record<CaseName, CaseRunner> = {
   'drain-10-large': loaded(drain, (m) => m.drainCase({ concurrency: 10, jobs: large })),
   'drain-50-large': loaded(drain, (m) => m.drainCase({ concurrency: 50, jobs: large })),
   'drain-default': loaded(drain, (m) => m.drainCase({ concurrency: 10, jobs: large, defaults: true })),
+  'drain-10-watched': loaded(drain, (m) => m.drainCase({ concurrency: 10, jobs: small, liveWatched: true })),
   'two-process-10': loaded(twoProcess, (m) => m.twoProcessCase(10, small)),
   'two-process-50': loaded(twoProcess, (m) => m.twoProcessCase(50, small)),
   'two-process-10-large': loaded(twoProcess, (m) => m.twoProcessCase(10, large)),

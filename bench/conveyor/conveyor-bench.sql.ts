@@ -42,3 +42,16 @@ FROM ${jobsTable}`,
     values: [],
   };
 }
+
+/**
+ * A live-watch lease held for an hour by an instance that is not in the case (`bench-watcher`), as a dashboard's
+ * instance holds one while a browser follows live events: every instance then announces its changes.
+ */
+export function conveyorHoldLiveWatch(schema: string): BenchStatement {
+  return {
+    text: `
+INSERT INTO "${schema}".conveyor_live_watch (holder, expires_at) VALUES ('bench-watcher', now() + interval '1 hour')
+ON CONFLICT (holder) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+    values: [],
+  };
+}

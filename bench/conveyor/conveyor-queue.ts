@@ -12,7 +12,8 @@ import {
   WorkerHooks,
   WorkerSettings,
 } from '../shared/bench-queue.interface';
-import { conveyorCounts, conveyorInsertRows } from './conveyor-bench.sql';
+import { LivePublisher } from '@conveyor/core/observation/live';
+import { conveyorCounts, conveyorHoldLiveWatch, conveyorInsertRows } from './conveyor-bench.sql';
 import { createBenchApp } from './create-bench-app';
 
 /**
@@ -24,6 +25,7 @@ export class ConveyorQueue implements BenchQueue {
   private producer: INestApplication | null = null;
   private worker: INestApplication | null = null;
   private http: PrepareWorkerOptions['http'];
+  private liveWatched = false;
   /** The current app's JobsService, looked up once per app: a service holds it injected, not fetched per call. */
   private jobsService: JobsService | null = null;
   private readonly sql: Pool;
@@ -70,6 +72,8 @@ export class ConveyorQueue implements BenchQueue {
     const runWorkers = options.worker !== false;
     const engine: ConveyorOptionsInput = { ...settings, claimStrategy: this.variant, listen: true, migrate: false, runWorkers };
     this.http = options.http;
+    this.liveWatched = options.liveWatched === true;
+    if (this.liveWatched) await this.sql.query(conveyorHoldLiveWatch(this.schema));
     this.worker = await createBenchApp({ url: this.url, schema: this.schema, appName: this.appName, engine, hooks, http: this.http });
     // 'finished' fires once the outcome is written, which is where a drain ends.
     this.worker.get(ConveyorEvents).on('finished', () => hooks.onFinished?.(1));
@@ -79,6 +83,7 @@ export class ConveyorQueue implements BenchQueue {
     if (!this.worker) throw new Error('prepareWorker() first');
     if (!this.http) {
       await this.worker.init();
+      if (this.liveWatched) await untilWatched(this.worker.get(LivePublisher));
       return undefined;
     }
     await this.worker.listen(0, '127.0.0.1');
@@ -125,5 +130,17 @@ export class ConveyorQueue implements BenchQueue {
   /** Known without an app, so a fresh instance can check a schema other processes worked on. */
   private jobsTable(): string {
     return `"${this.schema}".conveyor_jobs`;
+  }
+}
+
+/**
+ * Resolves once the worker knows someone watches: it learns it from its first lease check, made as it starts, so
+ * the drain's first claims may go out just before. Rejects if it never does.
+ */
+async function untilWatched(live: LivePublisher): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!live.watching) {
+    if (Date.now() > deadline) throw new Error('the worker never saw the live-watch lease');
+    await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }

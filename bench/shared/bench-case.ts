@@ -25,6 +25,7 @@ export const CASE_NAMES = [
   'drain-10-large',
   'drain-50-large',
   'drain-default',
+  'drain-10-watched',
   'two-process-10',
   'two-process-50',
   'two-process-10-large',
@@ -46,7 +47,7 @@ export type CaseName = (typeof CASE_NAMES)[number];
  * compare Conveyor with itself or with the floor's `enqueue`, so the floors do not run them.
  */
 export function caseRunsVariant(name: CaseName, variant: Variant): boolean {
-  if (name === 'drain-default' || name === 'enqueue-http-batch') return !isFloorVariant(variant);
+  if (name === 'drain-default' || name === 'drain-10-watched' || name === 'enqueue-http-batch') return !isFloorVariant(variant);
   if (variant !== 'floor-pipelined') return true;
   return /^(drain-(10|50)|two-process-|latency)/.test(name);
 }

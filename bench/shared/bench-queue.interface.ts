@@ -34,6 +34,11 @@ export interface PrepareWorkerOptions {
   http?: 'express' | 'fastify';
   /** Run the worker; false serves HTTP only (default true). */
   worker?: boolean;
+  /**
+   * Someone watches live events (Conveyor only): a live-watch lease, as a dashboard's instance would hold, stays
+   * current for the whole run, so the worker announces every change it makes.
+   */
+  liveWatched?: boolean;
 }
 
 /** Rows of the case's table by state, to check a drain after the fact. */
