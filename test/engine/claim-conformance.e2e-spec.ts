@@ -69,6 +69,17 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     await competitor.query('BEGIN');
     await competitor.query(`SELECT id FROM ${claimer.jobsTable} WHERE id = ANY($1) FOR UPDATE`, [ids]);
   };
+  /** Runs `body` while a competitor's open transaction holds `ids` (holdRows); the competitor lets go after it. */
+  const whileHeld = async (ids: string[], body: (competitor: PoolClient) => Promise<void>) => {
+    const competitor = await claimer.sql.connect();
+    try {
+      await holdRows(competitor, ids);
+      await body(competitor);
+    } finally {
+      await competitor.query('ROLLBACK');
+      competitor.release();
+    }
+  };
   /**
    * On an emptied schema: one job, claimed by 'slow-worker', then rescued — what the sweeper does to the row
    * (RETRYING, lease cleared, version bumped) — so `stale` is the claim of a worker that lost it.
@@ -274,14 +285,9 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     const ids = await enqueueInClaimOrder(13);
     expect(await claimedIds(1)).toEqual(ids(0, 1));
     // Another claimer's statement is still running: it holds the next five rows of the head.
-    const competitor = await claimer.sql.connect();
-    try {
-      await holdRows(competitor, ids(1, 6));
+    await whileHeld(ids(1, 6), async () => {
       expect(await claimedIds(5)).toEqual(ids(6, 11));
-    } finally {
-      await competitor.query('ROLLBACK');
-      competitor.release();
-    }
+    });
     // The held rows were not touched: still claimable, now that the competitor let go.
     expect(await claimedIds(5)).toEqual(ids(1, 6));
   });
@@ -293,14 +299,9 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     expect(await claim(5)).toEqual([]);
     const ids = await enqueueInClaimOrder(30);
     // Two competitors woke to the same notification first: their claims hold the first twenty rows.
-    const competitor = await claimer.sql.connect();
-    try {
-      await holdRows(competitor, ids(0, 20));
+    await whileHeld(ids(0, 20), async () => {
       expect(await claimedIds(5)).toEqual(ids(20, 25));
-    } finally {
-      await competitor.query('ROLLBACK');
-      competitor.release();
-    }
+    });
   });
 
   it('reading past a held head, takes the free jobs first in claim order, whatever their order in the table', async () => {
@@ -310,22 +311,16 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
       Array.from({ length: 40 }, (_, n) => ({ type: 'TEST_RECORD', payload: { priority: 39 - n }, priority: 39 - n })),
     );
     const inClaimOrder = [...jobs].reverse().map((j) => j.id);
-    const competitor = await claimer.sql.connect();
-    try {
-      await holdRows(competitor, inClaimOrder.slice(0, 10));
+    await whileHeld(inClaimOrder.slice(0, 10), async () => {
       // Whatever window the strategy reads past the held rows, it takes the five next in claim order.
       expect(await claimedIds(5)).toEqual(inClaimOrder.slice(10, 15).sort());
       expect(await claimedIds(5)).toEqual(inClaimOrder.slice(15, 20).sort());
-    } finally {
-      await competitor.query('ROLLBACK');
-      competitor.release();
-    }
+    });
   });
 
   it('once it has met a competitor, takes the jobs behind a held head in a single statement', async () => {
     await resetClaimSchema();
     const ids = await enqueueInClaimOrder(20);
-    const competitor = await claimer.sql.connect();
     const connections = claimer.app.get(WorkerConnection);
     const query = connections.runner.query;
     let statements = 0;
@@ -336,18 +331,17 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     try {
       // A competitor's claim is in flight on the head; the first meeting may take the optimistic strategy a
       // second round to read past it. Then that claim commits and the competitor's next one holds the new head.
-      await holdRows(competitor, ids(0, 5));
-      expect(await claimedIds(5)).toEqual(ids(5, 10));
-      await competitor.query(`UPDATE ${claimer.jobsTable} SET status = 'RUNNING', version = version + 1 WHERE id = ANY($1)`, [ids(0, 5)]);
-      await competitor.query('COMMIT');
-      await holdRows(competitor, ids(10, 15));
-      statements = 0;
-      expect(await claimedIds(5)).toEqual(ids(15, 20));
-      expect(statements).toBe(1);
+      await whileHeld(ids(0, 5), async (competitor) => {
+        expect(await claimedIds(5)).toEqual(ids(5, 10));
+        await competitor.query(`UPDATE ${claimer.jobsTable} SET status = 'RUNNING', version = version + 1 WHERE id = ANY($1)`, [ids(0, 5)]);
+        await competitor.query('COMMIT');
+        await holdRows(competitor, ids(10, 15));
+        statements = 0;
+        expect(await claimedIds(5)).toEqual(ids(15, 20));
+        expect(statements).toBe(1);
+      });
     } finally {
       connections.runner.query = query;
-      await competitor.query('ROLLBACK');
-      competitor.release();
     }
   });
 
