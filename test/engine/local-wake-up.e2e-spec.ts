@@ -14,6 +14,9 @@ import { waitFor } from '../support/wait-for';
  * NOTIFY. The fallback poll is set to a minute, so whatever finishes within a few seconds was woken by the
  * insert itself (or a due-time timer it armed); and each insert, heard twice, costs one claim.
  */
+/** Rows per insert statement on the unheard app: a larger batch goes as several statements in one transaction. */
+const MAX_BATCH = 5;
+
 describe('wake-up by this instance’s own inserts', () => {
   const schemas: TestSchema[] = [];
   let recorder: Pool;
@@ -32,7 +35,7 @@ describe('wake-up by this instance’s own inserts', () => {
   beforeAll(async () => {
     recorder = new Pool({ connectionString: process.env.CONVEYOR_TEST_DATABASE_URL, max: 2 });
     // No LISTEN at all: a notification can wake nothing there.
-    unheard = await appOn('localwake_unheard', { pollIntervalMs: 60_000, listen: false });
+    unheard = await appOn('localwake_unheard', { pollIntervalMs: 60_000, listen: false, maxBatchSize: MAX_BATCH });
     listening = await appOn('localwake_listening', { pollIntervalMs: 60_000 });
     // LISTEN is in place once the listener says so (its first wake-up claim is then already on its way).
     await waitFor(() => listening.app.get(NotificationListener).isListening, { message: 'the listener to listen' });
@@ -53,6 +56,18 @@ describe('wake-up by this instance’s own inserts', () => {
       { type: 'TEST_RECORD', payload: {} },
     ]);
     for (const j of batch) await completedWithin(unheard.jobs, j.id, 3_000);
+  });
+
+  it('runs a batch inserted in a transaction of its own (keys, or more than one statement) at once, with no listener', async () => {
+    const keyed = await unheard.jobs.enqueueMany([
+      { type: 'TEST_RECORD', payload: { keyed: true }, idempotencyKey: `local-wake-${Date.now()}` },
+      { type: 'TEST_RECORD', payload: {} },
+    ]);
+    for (const j of keyed) await completedWithin(unheard.jobs, j.id, 3_000);
+    const large = await unheard.jobs.enqueueMany(
+      Array.from({ length: MAX_BATCH + 2 }, (_, i) => ({ type: 'TEST_RECORD', payload: { i } })),
+    );
+    for (const j of large) await completedWithin(unheard.jobs, j.id, 3_000);
   });
 
   it('runs a scheduled job submitted in-process when it is due, with no listener', async () => {

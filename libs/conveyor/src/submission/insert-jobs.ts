@@ -58,7 +58,7 @@ export async function insertJobs(runner: SqlRunner, t: SqlTables, rows: NewJobRo
 }
 
 /**
- * {@link insertJobs} for rows cut into several statements (statement-budget.ts), sent one after another on
+ * {@link insertJobs} for rows cut into several statements (rowsPerStatement), sent one after another on
  * `runner`, whose transaction makes them all or nothing. A key repeated in a later statement is answered as within
  * one: that row finds the job an earlier statement created, visible in the same transaction.
  */
@@ -68,7 +68,6 @@ export async function insertJobsInTurn(runner: SqlRunner, t: SqlTables, statemen
   let committed: CommittedInsert[] = [];
   for (const rows of statements) {
     const done = await insertJobs(runner, t, rows);
-    // concat rather than push(...): a statement may hold more rows than a call may take arguments.
     answers = answers.concat(done.answers);
     created = created.concat(done.created);
     committed = committed.concat(done.committed);

@@ -28,6 +28,17 @@ export interface CommittedInsert {
   earliestRunAt: number;
 }
 
+/**
+ * The insert of a transaction of its own, once committed: the backend that ran it and the earliest run_at of the
+ * rows it created (none when it created none).
+ */
+export function committedTransaction(backendPid: number, created: readonly JobRow[]): CommittedInsert[] {
+  if (created.length === 0) return [];
+  let earliestRunAt = Infinity;
+  for (const row of created) earliestRunAt = Math.min(earliestRunAt, (row.run_at as Date).getTime());
+  return [{ backendPid, earliestRunAt }];
+}
+
 /** What one insert statement did. */
 export interface InsertedRows {
   /** The stored rows of those inserted, by id, in insertion order. */

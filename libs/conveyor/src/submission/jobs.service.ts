@@ -32,7 +32,8 @@ import { JobRequestValidator } from './job-request.validator';
 import { LOCAL_PICKUP, LocalPickup } from './local-pickup.port';
 import { JobStatus } from '../job/job-status';
 import { SharedInsertAnswer, SharedInsertService } from './shared-insert.service';
-import { statementsOf } from './statement-budget';
+import { committedTransaction } from './insert-rows';
+import { rowsPerStatement } from './statement-budget';
 
 /** A page of the job list. */
 export interface JobPage {
@@ -135,11 +136,14 @@ export class JobsService {
    * inserts, or rows that take more than one statement, in a transaction of their own.
    */
   private async insertBatch(rows: NewJobRow[], callerRunner?: SqlRunner): Promise<Job[]> {
-    const statements = statementsOf(rows, this.options.maxBatchSize);
+    const statements = rowsPerStatement(rows, this.options.maxBatchSize);
     const { answers, created, committed } = callerRunner
       ? await insertJobsInTurn(callerRunner, this.db.tables, statements)
       : statements.length > 1 || rows.some(hasKeys)
-        ? await this.db.transaction((tx) => insertJobsInTurn(tx, this.db.tables, statements))
+        ? await this.db.transaction(async (tx, backendPid) => {
+            const inserted = await insertJobsInTurn(tx, this.db.tables, statements);
+            return { ...inserted, committed: committedTransaction(backendPid, inserted.created) };
+          })
         : await this.insertKeyless(rows);
     this.pickup.committed(committed);
     // Most answers are the created rows themselves: map each stored row once.

@@ -1,4 +1,5 @@
 import { NewJobRow, payloadJson } from '../storage/statements';
+import { countWithin } from './submission-batcher';
 
 /**
  * Most payload text (UTF-16 code units, as JSON) one insert statement carries: a statement's rows travel as one
@@ -13,21 +14,8 @@ export function payloadChars(row: NewJobRow): number {
   return payloadJson(row)?.length ?? 0;
 }
 
-/**
- * How many of the first `count` items one statement takes: all of them, or as many as stay within `maxWeight`,
- * and at least one (an item heavier than the whole budget goes alone).
- */
-export function countWithin(count: number, weightOf: (index: number) => number, maxWeight: number): number {
-  let weight = 0;
-  for (let n = 0; n < count; n++) {
-    weight += weightOf(n);
-    if (n > 0 && weight > maxWeight) return n;
-  }
-  return count;
-}
-
 /** Rows cut, in order, into statements of at most `maxRows` rows and MAX_STATEMENT_PAYLOAD_CHARS of payload each. */
-export function statementsOf(rows: NewJobRow[], maxRows: number): NewJobRow[][] {
+export function rowsPerStatement(rows: NewJobRow[], maxRows: number): NewJobRow[][] {
   const statements: NewJobRow[][] = [];
   for (let from = 0; from < rows.length;) {
     const n = countWithin(Math.min(maxRows, rows.length - from), (i) => payloadChars(rows[from + i]), MAX_STATEMENT_PAYLOAD_CHARS);

@@ -1,4 +1,4 @@
-import { SubmissionBatcher } from './submission-batcher';
+import { countWithin, SubmissionBatcher } from './submission-batcher';
 
 /** A flush the test answers by hand: each call is recorded with the items it was given. */
 function manualFlush<T>() {
@@ -123,5 +123,23 @@ describe('SubmissionBatcher', () => {
 
   it('refuses a maxGroup below 1', () => {
     expect(() => new SubmissionBatcher(() => Promise.resolve([]), 0)).toThrow(RangeError);
+  });
+});
+
+describe('countWithin', () => {
+  it('takes every item within the weight', () => {
+    expect(countWithin(3, () => 1, 3)).toBe(3);
+  });
+
+  it('stops before the item that would pass the weight', () => {
+    expect(countWithin(5, () => 2, 5)).toBe(2);
+  });
+
+  it('takes one item heavier than the whole weight alone', () => {
+    expect(countWithin(3, (i) => (i === 0 ? 10 : 1), 5)).toBe(1);
+  });
+
+  it('takes nothing from nothing', () => {
+    expect(countWithin(0, () => 1, 5)).toBe(0);
   });
 });

@@ -1,5 +1,3 @@
-import { countWithin } from './statement-budget';
-
 /** Sends a group of items as one unit of work and settles each item on its own, in the group's order. */
 export type GroupFlush<T, R> = (items: T[]) => Promise<Array<PromiseSettledResult<R>>>;
 
@@ -96,4 +94,17 @@ function settle<T, R>(group: Array<Waiting<T, R>>, results: Array<PromiseSettled
     if (r.status === 'fulfilled') group[i].resolve(r.value);
     else group[i].reject(r.reason);
   }
+}
+
+/**
+ * How many of the first `count` items one group (or statement) takes: all of them, or as many as stay within
+ * `maxWeight`, and at least one (an item heavier than the whole budget goes alone).
+ */
+export function countWithin(count: number, weightOf: (index: number) => number, maxWeight: number): number {
+  let weight = 0;
+  for (let n = 0; n < count; n++) {
+    weight += weightOf(n);
+    if (n > 0 && weight > maxWeight) return n;
+  }
+  return count;
 }

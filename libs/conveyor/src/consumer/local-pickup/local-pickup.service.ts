@@ -25,7 +25,8 @@ import { UnclaimedQuietJobs } from './unclaimed-quiet-jobs';
  *   NOTIFY (UnclaimedQuietJobs tracks it); if this instance dies in between, the others find the jobs at their
  *   fallback poll. A busy worker connection would make the insert wait behind claims and outcome writes, and
  *   serialise every submission's commit on one backend: then the insert goes on the pool.
- * - Announced insert (`committed`). Any other insert outside a caller's transaction commits on the pool and sends
+ * - Announced insert (`committed`). Any other insert outside a caller's transaction commits on the pool (one
+ *   statement, or a transaction of the engine's own for a batch with keys or larger than one statement) and sends
  *   its NOTIFY; its result wakes the poller at once (also without LISTEN, or behind a pooler that cannot carry it),
  *   and the NOTIFY that echoes it wakes nothing (OwnInsertEchoes), so the pair costs one claim.
  *

@@ -146,8 +146,11 @@ export class ConveyorDatabase {
     };
   }
 
-  /** Runs `work` in a transaction on one pooled connection; each statement has its deadline. */
-  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a transaction on one pooled connection; each statement has its deadline. `work` is told the
+   * backend it runs on, the sender of the NOTIFYs its statements queue for the commit.
+   */
+  async transaction<T>(work: (tx: SqlRunner, backendPid: number) => Promise<T>): Promise<T> {
     const client = await this.connect();
     let failure: Error | undefined;
     const tx: SqlRunner = {
@@ -155,7 +158,7 @@ export class ConveyorDatabase {
     };
     try {
       await tx.query('BEGIN');
-      const result = await work(tx);
+      const result = await work(tx, (client as PoolClient & { processID: number }).processID);
       await tx.query('COMMIT');
       return result;
     } catch (err) {
