@@ -37,6 +37,14 @@ describe('enqueueMany beyond one statement', () => {
     await schema?.drop();
   });
 
+  /** The last `seq` number handed out, whether its row was rolled back or not. */
+  const lastSeq = async () =>
+    (
+      await t.sql.query<{ last: string }>(
+        `SELECT coalesce(last_value, 0)::text AS last FROM pg_sequences WHERE schemaname = $1 AND sequencename = 'conveyor_jobs_seq_seq'`,
+        [schema.schema],
+      )
+    ).rows[0].last;
   const storedIds = async (ids: string[]) =>
     (await t.sql.query<{ id: string }>(`SELECT id FROM ${t.jobsTable} WHERE id = ANY($1::uuid[]) ORDER BY seq`, [ids])).rows.map(
       (r) => r.id,
@@ -56,11 +64,14 @@ describe('enqueueMany beyond one statement', () => {
     const marker = `refused-${Date.now()}`;
     const requests = Array.from({ length: 11 }, (_, i) => ({ type: 'TEST_RECORD', payload: { marker, i } }));
     requests[10] = { type: 'TEST_RECORD', payload: { ...probe.poisonRow, marker, i: 10 } };
+    const seqBefore = await lastSeq();
     await expect(t.jobs.enqueueMany(requests)).rejects.toThrow('poisoned row');
     const { rows } = await t.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t.jobsTable} WHERE payload->>'marker' = $1`, [
       marker,
     ]);
     expect(rows[0].n).toBe(0);
+    // The two statements before the refused row did run: a rollback does not give back the seq numbers they took.
+    expect(BigInt(await lastSeq()) - BigInt(seqBefore)).toBeGreaterThanOrEqual(10n);
   });
 
   it('payloads past 16 MiB start a new statement: three jobs of 6 MiB take two', async () => {

@@ -87,7 +87,7 @@ class FakeJobsTable {
 function sentRows(text: string, values: unknown[]): SentRow[] {
   if (/json_to_recordset/.test(text)) {
     const doc = JSON.parse(values[0] as string) as Array<{ i: string; t: string; p: unknown; ik?: string; ih?: string; uk?: string }>;
-    // A batch whose rows share their other fields sends the type once, as its third parameter (jobInsertBatch).
+    // A uniform batch sends the type once, as its third parameter (jobInsertBatch).
     return doc.map((r) => ({
       id: r.i,
       type: r.t ?? (values[2] as string),

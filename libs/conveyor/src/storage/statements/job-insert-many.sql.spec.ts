@@ -1,12 +1,12 @@
 import { SPEC_TABLES as tables } from '../../../../../test/support/sql-tables.fixture';
-import { jobInsertBatch, sharedFields } from './job-insert-many.sql';
+import { jobInsertBatch, commonFields } from './job-insert-many.sql';
 import { NewJobRow } from './new-job-row';
 import { newJobRow as row } from '../../../../../test/support/new-job-row.fixture';
 
-describe('sharedFields', () => {
-  it('answers the fields rows of one kind share', () => {
+describe('commonFields', () => {
+  it('answers the fields rows of one kind have in common', () => {
     const rows = [row({ queue: 'q', priority: 3, delay_ms: 500 }), row({ queue: 'q', priority: 3, delay_ms: 500 })];
-    expect(sharedFields(rows)).toEqual({ queue: 'q', type: 'T', priority: 3, run_at: null, delay_ms: 500, max_attempts: 5 });
+    expect(commonFields(rows)).toEqual({ queue: 'q', type: 'T', priority: 3, run_at: null, delay_ms: 500, max_attempts: 5 });
   });
 
   it.each<[string, Partial<NewJobRow>]>([
@@ -17,18 +17,18 @@ describe('sharedFields', () => {
     ['delay_ms', { delay_ms: 1 }],
     ['max_attempts', { max_attempts: 1 }],
   ])('is null when one row has another %s', (_, over) => {
-    expect(sharedFields([row(), row(), row(over)])).toBeNull();
+    expect(commonFields([row(), row(), row(over)])).toBeNull();
   });
 
   it.each<[string, Partial<NewJobRow>]>([
     ['an idempotency key', { idempotency_key: 'k', idempotency_hash: 'h' }],
     ['a unique key', { unique_key: 'u' }],
   ])('is null when a row carries %s', (_, over) => {
-    expect(sharedFields([row(over), row(over)])).toBeNull();
+    expect(commonFields([row(over), row(over)])).toBeNull();
   });
 
   it('is null for no rows', () => {
-    expect(sharedFields([])).toBeNull();
+    expect(commonFields([])).toBeNull();
   });
 });
 
@@ -59,9 +59,9 @@ describe('jobInsertBatch', () => {
   });
 
   it('names the two forms apart, so each is prepared once per connection', () => {
-    const shared = jobInsertBatch(tables, [row(), row()]);
+    const uniform = jobInsertBatch(tables, [row(), row()]);
     const general = jobInsertBatch(tables, [row(), row({ type: 'U' })]);
-    expect(shared.name).not.toBe(general.name);
-    expect(jobInsertBatch(tables, [row(), row()], true).name).not.toBe(shared.name);
+    expect(uniform.name).not.toBe(general.name);
+    expect(jobInsertBatch(tables, [row(), row()], true).name).not.toBe(uniform.name);
   });
 });

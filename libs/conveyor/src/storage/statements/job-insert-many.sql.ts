@@ -59,25 +59,25 @@ RETURNING ${INSERTED_COLUMNS}`,
 
 /**
  * Inserts a batch of rows without keys with one statement, answering with one row for the whole batch
- * (inserted-batch.codec.ts). Rows are inserted in request order, so `seq` numbers them in that order. A batch
- * whose rows share every field but id and payload (`sharedFields`) sends those fields once.
+ * (inserted-batch.codec.ts). Rows are inserted in request order, so `seq` numbers them in that order. A uniform
+ * batch, whose rows have every field in common but id and payload (`commonFields`), sends those fields once.
  */
 export function jobInsertBatch(t: SqlTables, rows: NewJobRow[], quiet = false): Statement {
-  const shared = sharedFields(rows);
-  if (shared) {
+  const common = commonFields(rows);
+  if (common) {
     return {
-      name: `job_insert_batch_shared${quiet ? '_quiet' : ''}_${t.key}`,
-      text: answeredAsBatch(`${insertSelect(t, SHARED_VALUES)}
+      name: `job_insert_batch_uniform${quiet ? '_quiet' : ''}_${t.key}`,
+      text: answeredAsBatch(`${insertSelect(t, COMMON_SOURCES)}
 ${FROM_IDS_AND_PAYLOADS}${quietly(quiet)}
 ${IN_REQUEST_ORDER}`),
       values: [
         idsAndPayloadsDocument(rows),
-        shared.queue,
-        shared.type,
-        shared.priority,
-        shared.run_at,
-        shared.delay_ms,
-        shared.max_attempts,
+        common.queue,
+        common.type,
+        common.priority,
+        common.run_at,
+        common.delay_ms,
+        common.max_attempts,
       ],
     };
   }
@@ -90,16 +90,16 @@ ${IN_REQUEST_ORDER}`),
   };
 }
 
-/** The fields a row of a keyless batch may share with the others: all of them but id and payload. */
-export type SharedFields = Pick<NewJobRow, 'queue' | 'type' | 'priority' | 'run_at' | 'delay_ms' | 'max_attempts'>;
+/** The fields the rows of a keyless batch may have in common: all of them but id and payload. */
+export type CommonFields = Pick<NewJobRow, 'queue' | 'type' | 'priority' | 'run_at' | 'delay_ms' | 'max_attempts'>;
 
 /**
- * The fields every row of `rows` shares, or null when one differs or a row has a key. A batch of one kind of job
+ * The fields every row of `rows` has in common, or null when one differs or a row has a key. A batch of one kind of job
  * (an `enqueueMany` of one type, a burst of the same submission) then sends two fields per row instead of up to
  * eleven: PostgreSQL reads each record of the document field by field, so each field left out saves it work on
  * every row (docs/performance.md, "Inserts").
  */
-export function sharedFields(rows: NewJobRow[]): SharedFields | null {
+export function commonFields(rows: NewJobRow[]): CommonFields | null {
   const first = rows[0];
   if (!first) return null;
   for (const r of rows) {
@@ -128,7 +128,7 @@ export function sharedFields(rows: NewJobRow[]): SharedFields | null {
 const FROM_DOCUMENT = `FROM ROWS FROM (json_to_recordset($1::json) AS (i uuid, q text, t text, p jsonb, pr int, ra timestamptz, d bigint,
      ma int, ik text, ih text, uk text))
      WITH ORDINALITY AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk, ord)`;
-/** The rows of a batch that shares every other field (`sharedFields`): ids and payloads only, in request order. */
+/** The rows of a uniform batch (`commonFields`): ids and payloads only, in request order. */
 const FROM_IDS_AND_PAYLOADS = `FROM ROWS FROM (json_to_recordset($1::json) AS (i uuid, p jsonb)) WITH ORDINALITY AS r(i, p, ord)`;
 const IN_REQUEST_ORDER = 'ORDER BY r.ord';
 
@@ -153,12 +153,12 @@ function idsAndPayloadsDocument(rows: NewJobRow[]): string {
 }
 
 /** Where the insert's select list takes each field but id and payload from: the fields of a row `r`, by default. */
-type FieldValues = Record<'q' | 't' | 'pr' | 'ra' | 'd' | 'ma' | 'ik' | 'ih' | 'uk', string>;
+type FieldSources = Record<'q' | 't' | 'pr' | 'ra' | 'd' | 'ma' | 'ik' | 'ih' | 'uk', string>;
 
-const ROW_VALUES: FieldValues = { q: 'r.q', t: 'r.t', pr: 'r.pr', ra: 'r.ra', d: 'r.d', ma: 'r.ma', ik: 'r.ik', ih: 'r.ih', uk: 'r.uk' };
+const ROW_SOURCES: FieldSources = { q: 'r.q', t: 'r.t', pr: 'r.pr', ra: 'r.ra', d: 'r.d', ma: 'r.ma', ik: 'r.ik', ih: 'r.ih', uk: 'r.uk' };
 
-/** The shared fields of `jobInsertBatch`'s shared form, in its parameters $2-$7; such a batch carries no keys. */
-const SHARED_VALUES: FieldValues = {
+/** The common fields of `jobInsertBatch`'s uniform form, its parameters $2-$7; such a batch carries no keys. */
+const COMMON_SOURCES: FieldSources = {
   q: '$2::text',
   t: '$3::text',
   pr: '$4::int',
@@ -171,7 +171,7 @@ const SHARED_VALUES: FieldValues = {
 };
 
 /** The INSERT and its select list over rows `r` (i id, p payload; the other fields as `v` says). */
-function insertSelect(t: SqlTables, v: FieldValues = ROW_VALUES): string {
+function insertSelect(t: SqlTables, v: FieldSources = ROW_SOURCES): string {
   const runAt = `coalesce(${v.ra}, now() + coalesce(${v.d}, 0) * interval '1 millisecond')`;
   return `
 INSERT INTO ${t.jobs} (id, queue, type, payload, status, priority, run_at, max_attempts, idempotency_key, idempotency_hash,
