@@ -28,7 +28,10 @@ export interface DrainPlan {
    * then counts what that code holds in the worker's memory. No requests are sent.
    */
   http?: 'express';
-  /** A live subscriber watches the drain (PrepareWorkerOptions.liveWatched); Conveyor only. */
+  /**
+   * Live events are watched during the drain, warm-up included: a live-watch lease is held, so the worker announces
+   * every change (PrepareWorkerOptions.liveWatched; nobody listens to the announcements). Conveyor only.
+   */
   liveWatched?: boolean;
 }
 
@@ -43,7 +46,7 @@ export function drainCase(plan: DrainPlan): CaseRunner {
     const jobs = plan.jobs(spec.sizes);
     const history = plan.history?.(spec.sizes) ?? 0;
     const settings = plan.defaults ? engineDefaultSettings() : drainSettings(plan.concurrency);
-    await warmUp({ ...spec, schema: warmUpSchema(spec.schema), jobs: warmUpJobs, chunk, settings });
+    await warmUp({ ...spec, schema: warmUpSchema(spec.schema), jobs: warmUpJobs, chunk, settings, liveWatched: plan.liveWatched });
     const queue = createBenchQueue(spec.variant, spec.url, spec.schema, spec.appName);
     try {
       await queue.setup();

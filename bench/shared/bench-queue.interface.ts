@@ -35,8 +35,9 @@ export interface PrepareWorkerOptions {
   /** Run the worker; false serves HTTP only (default true). */
   worker?: boolean;
   /**
-   * Someone watches live events (Conveyor only): a live-watch lease, as a dashboard's instance would hold, stays
-   * current for the whole run, so the worker announces every change it makes.
+   * Live events are watched (Conveyor only): a live-watch lease, as a dashboard's instance holds one while a browser
+   * follows live events, stays current for the whole run, so the worker announces every change it makes. Nobody
+   * listens to the announcements: this measures what announcing costs the worker.
    */
   liveWatched?: boolean;
 }

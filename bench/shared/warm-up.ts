@@ -19,6 +19,8 @@ export interface WarmUpPlan {
   jobs: number;
   chunk: number;
   settings: WorkerSettings;
+  /** Warm up with live events watched, as the measured phase will be (PrepareWorkerOptions.liveWatched). */
+  liveWatched?: boolean;
 }
 
 /**
@@ -51,7 +53,11 @@ async function warmUpRound(plan: WarmUpPlan): Promise<void> {
     await queue.enqueueMany(plan.jobs, plan.chunk);
     const started = new Countdown(plan.jobs, 'warm-up handlers started');
     const finished = new Countdown(plan.jobs, 'warm-up outcomes written');
-    await queue.prepareWorker(plan.settings, { onStart: () => started.add(), onFinished: (n) => finished.add(n) });
+    await queue.prepareWorker(
+      plan.settings,
+      { onStart: () => started.add(), onFinished: (n) => finished.add(n) },
+      { liveWatched: plan.liveWatched },
+    );
     await queue.startWorker();
     await finished.reached();
   } finally {
