@@ -16,7 +16,10 @@ export interface InsertProbe {
   open(): Promise<void>;
   /** How many transactions inserted the jobs `ids` (each statement on the pool is a transaction of its own). */
   transactionsOf(ids: string[]): Promise<number>;
-  /** The statements that inserted any of the jobs `ids`, in the order they ran: how many rows each inserted, and its transaction. */
+  /**
+   * The statements that inserted any of the jobs `ids`, in the order they ran: how many rows each inserted, and its
+   * transaction.
+   */
   statementsOf(ids: string[]): Promise<Array<{ rows: number; xid: string }>>;
 }
 
@@ -25,9 +28,9 @@ export interface InsertProbe {
  * statement in flight, and fail one as PostgreSQL fails a statement on a row it refuses.
  *
  * Every inserted job's id and inserting transaction are logged (a job's `xmin` says the same only until a worker
- * updates it), and so is every insert statement with the ids it inserted. A row whose payload has `gate` waits for an advisory lock that the test holds while the gate is
- * closed (a key of its own, so tests running elsewhere on the same database do not meet it); a row whose payload
- * has `poison` raises an error. Other rows pass untouched.
+ * updates it), and so is every insert statement with the ids it inserted. A row whose payload has `gate` waits for
+ * an advisory lock that the test holds while the gate is closed (a key of its own, so tests running elsewhere on the
+ * same database do not meet it); a row whose payload has `poison` raises an error. Other rows pass untouched.
  */
 export async function installInsertProbe(sql: Pool, schema: string): Promise<InsertProbe> {
   const key = randomInt(1, 2 ** 31 - 1);

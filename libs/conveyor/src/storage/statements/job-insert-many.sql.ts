@@ -94,9 +94,9 @@ ${IN_REQUEST_ORDER}`),
 export type CommonFields = Pick<NewJobRow, 'queue' | 'type' | 'priority' | 'run_at' | 'delay_ms' | 'max_attempts'>;
 
 /**
- * The fields every row of `rows` has in common, or null when one differs or a row has a key. A batch of one kind of job
- * (an `enqueueMany` of one type, a burst of the same submission) then sends two fields per row instead of up to
- * eleven: PostgreSQL reads each record of the document field by field, so each field left out saves it work on
+ * The fields every row of `rows` has in common, or null when one differs or a row has a key. A batch of one kind
+ * of job (an `enqueueMany` of one type, a burst of the same submission) then sends two fields per row instead of up
+ * to eleven: PostgreSQL reads each record of the document field by field, so each field left out saves it work on
  * every row (docs/performance.md, "Inserts").
  */
 export function commonFields(rows: NewJobRow[]): CommonFields | null {
