@@ -47,6 +47,7 @@ export function createAttemptReports(db: ConveyorDatabase, leaseMs: number, pool
     },
     progress: async (held, input) => {
       const progress = readJobProgress(input);
+      held.reportedProgress = true;
       const { rows } = await run<{ id: string }>(db.pool, jobSetProgress(db.tables, held.job.id, held.token, JSON.stringify(progress)));
       if (rows.length === 0) return lost(held);
       live?.announce([{ id: held.job.id, status: JobStatus.RUNNING }]);

@@ -26,7 +26,10 @@ function completerWith(options: Partial<ConveyorOptions>) {
         writes.push({
           ids,
           answer: (which) =>
-            resolve({ rows: [{ written: which?.length ?? ids.length, which: which ?? null } satisfies FinishAnswer], rowCount: 1 }),
+            resolve({
+              rows: [{ written: which?.length ?? ids.length, which: which ?? null, at_us: '0' } satisfies FinishAnswer],
+              rowCount: 1,
+            }),
           fail: reject,
         });
       }),

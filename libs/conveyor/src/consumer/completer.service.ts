@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { LiveItem, liveItemOf } from '../observation/live/live-event';
 import { LivePublisher } from '../observation/live/live-publisher.service';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
@@ -7,6 +8,7 @@ import { ConveyorDatabase } from '../storage/connections/conveyor-database.servi
 import { WorkerConnection } from '../storage/connections/worker-connection.service';
 import { FinishAnswer, writtenAt } from '../storage/statements/finish-answer.codec';
 import { FinishRow } from '../storage/statements/finish-row';
+import { AnnouncedChange } from '../storage/statements/live-changes-notify.sql';
 import { jobFinishMany } from '../storage/statements/job-finish-many.sql';
 import { run } from '../storage/statements/statement';
 import { Job } from '../job/job';
@@ -20,10 +22,17 @@ const MAX_IN_FLIGHT = 2;
 /** Told whether an outcome was written (false: the claim was gone, the write changed nothing). */
 export type WrittenCallback = (written: boolean) => void;
 
+/** The attempt an outcome ends, as the pool holds it (HeldJob). */
+export interface OutcomeAttempt {
+  readonly job: Job;
+  /** The handler sent a progress report, so what the row's `progress` holds is not known here. */
+  readonly reportedProgress: boolean;
+}
+
 interface Pending {
   row: FinishRow;
-  /** The job the outcome belongs to, for log lines about it. */
-  job?: Job;
+  /** The attempt the outcome ends: names the job in log lines, and makes its live item. */
+  attempt?: OutcomeAttempt;
   done: WrittenCallback;
 }
 
@@ -69,9 +78,9 @@ export class Completer {
     return new Set(this.queue.map((p) => p.row.id));
   }
 
-  /** Queues an outcome; `job` (the claimed job) only names it in log lines. */
-  add(row: FinishRow, done: WrittenCallback, job?: Job): void {
-    this.queue.push({ row, done, job });
+  /** Queues an outcome; `attempt` names the job in log lines and lets its live item be built here. */
+  add(row: FinishRow, done: WrittenCallback, attempt?: OutcomeAttempt): void {
+    this.queue.push({ row, done, attempt });
     if (this.queue.length >= this.options.completionBatchSize) this.kick(0);
     else this.kick(this.options.completionFlushMs);
   }
@@ -150,9 +159,28 @@ export class Completer {
     );
     const written = writtenAt(rows[0]);
     for (let i = 0; i < batch.length; i++) batch[i].done(written(i));
-    if (this.live?.watching) {
-      this.live.announce(batch.filter((_, i) => written(i)).map((p) => ({ id: p.row.id, status: p.row.status })));
+    if (this.live?.watching)
+      this.announce(
+        batch.filter((_, i) => written(i)),
+        rows[0].at_us,
+      );
+  }
+
+  /**
+   * Announces written outcomes. An attempt that reported no progress leaves the row's progress null (the claim
+   * cleared it, an outcome write does not set it), so its item is known in full, with the write's time; any other
+   * outcome is announced for its row to be read.
+   */
+  private announce(written: Pending[], atUs: string): void {
+    const live = this.live as LivePublisher;
+    const items: LiveItem[] = [];
+    const changes: AnnouncedChange[] = [];
+    for (const { row, attempt } of written) {
+      if (attempt && !attempt.reportedProgress) items.push(liveItemOf(attempt.job, row.status, atUs, null));
+      else changes.push({ id: row.id, status: row.status });
     }
+    live.announceItems(items);
+    live.announce(changes);
   }
 
   private async writeAlone(p: Pending): Promise<void> {
@@ -166,7 +194,7 @@ export class Completer {
       // The row itself cannot be stored: record why instead of the outcome, so the job still ends.
       const fallback: FinishRow = { ...p.row, result: null, entry: null, error: `Could not store outcome: ${(err as Error).message}` };
       await this.write([{ ...p, row: fallback }]).catch((e: unknown) => {
-        const job = p.job ? jobLogFields(p.job, this.options.workerId) : { jobId: p.row.id, worker: this.options.workerId };
+        const job = p.attempt ? jobLogFields(p.attempt.job, this.options.workerId) : { jobId: p.row.id, worker: this.options.workerId };
         this.logger.error(new LogRecord('Dropping the outcome of a job: it cannot be stored', { ...job, error: (e as Error).message }));
         p.done(false);
       });

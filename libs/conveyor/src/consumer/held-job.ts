@@ -20,6 +20,8 @@ export class HeldJob implements Expiring {
   lost = false;
   /** An operator cancelled the job while this process held it. */
   cancelled = false;
+  /** The handler sent a progress report during this attempt (see Completer's OutcomeAttempt). */
+  reportedProgress = false;
   startedAt = 0;
   /** performance.now() at which the running attempt times out. */
   deadline = Infinity;

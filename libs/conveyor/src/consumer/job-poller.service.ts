@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LivePublisher } from '../observation/live/live-publisher.service';
 import { CLAIM_STRATEGY, CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { claimedItems } from './claiming/claimed-items';
 import { ClaimStrategy } from './claiming/claim-strategy.interface';
 import { isConnectionError } from '../storage/connections/connection-errors';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
@@ -155,15 +156,16 @@ export class JobPoller implements ClaimWaker {
         }
         const claimNo = this.pickup.claimStarting();
         const claimSentAt = performance.now();
-        const { jobs, lostEveryRound } = await this.strategy.claim(filter, this.options.workerId, this.options.leaseMs);
+        const claim = await this.strategy.claim(filter, this.options.workerId, this.options.leaseMs);
+        const { jobs } = claim;
         this.lastPoll = new Date();
         this.lastErrorMessage = null;
         this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
         this.pool.accept(jobs, claimSentAt);
-        if (jobs.length > 0 && this.live.watching) this.live.announce(jobs.map((j) => ({ id: j.id, status: j.status })));
+        if (jobs.length > 0 && this.live.watching) this.live.announceItems(claimedItems(claim));
         this.pickup.claimReturned(claimNo, jobs);
         // Competitors took every row this claim read: more is likely waiting once their claims are done.
-        if (this.rules.onLostRaces(lostEveryRound)) this.jobsDueAt(Date.now() + LOST_RACES_RETRY_MS);
+        if (this.rules.onLostRaces(claim.lostEveryRound)) this.jobsDueAt(Date.now() + LOST_RACES_RETRY_MS);
         const full = this.rules.onClaimed(
           {
             taken: jobs.length,

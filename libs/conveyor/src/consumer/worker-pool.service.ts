@@ -382,7 +382,7 @@ export class WorkerPool {
           this.logger.warn(jobLog(`Stale outcome ignored: ${why}`, held.job, this.options.workerId));
         }
       },
-      held.job,
+      held,
     );
   }
 }

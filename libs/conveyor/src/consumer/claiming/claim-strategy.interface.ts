@@ -26,4 +26,9 @@ export interface ClaimResult {
    * was claimable: the queue is busy, not empty. Only a strategy whose short claims may leave work sets it.
    */
   lostEveryRound: boolean;
+  /**
+   * Each claimed job's id with its `started_at` (the `updated_at` the claim gave it) in µs since the epoch, as text:
+   * what a live event of the claim carries. Read from the claim's rows when asked.
+   */
+  startedAtUs(): ReadonlyMap<string, string>;
 }

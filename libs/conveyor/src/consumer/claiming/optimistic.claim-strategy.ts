@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { WorkerConnection } from '../../storage/connections/worker-connection.service';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
 import { Job } from '../../job/job';
-import { CLAIMED_COLUMN, CLAIMED_COLUMN_COUNT, ClaimedJobRow, mapClaimedJobRow } from '../../storage/statements/claimed-row.codec';
+import {
+  CLAIMED_COLUMN,
+  CLAIMED_COLUMN_COUNT,
+  ClaimedJobRow,
+  claimedStartedAtUs,
+  mapClaimedJobRow,
+} from '../../storage/statements/claimed-row.codec';
 import { ClaimFilter } from '../../storage/statements/claim-filter.interface';
 import { ClaimStamp, claimNonce } from '../../storage/statements/claim-set';
 import { jobClaimByVersion } from '../../storage/statements/job-claim-by-version.sql';
@@ -55,6 +61,7 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
 
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<ClaimResult> {
     const claimed: Job[] = [];
+    const wonRows: ClaimedJobRow[] = [];
     let lostRace = false;
     let lastRoundLost = false;
     for (let round = 0; round < MAX_ROUNDS && claimed.length < filter.limit; round++) {
@@ -69,11 +76,16 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
       const read = rows[0][CANDIDATES] as number;
       const won = rows[0][CLAIMED_COLUMN.id] === null ? [] : rows;
       claimed.push(...won.map((r) => mapClaimedJobRow(r, stamp)));
+      wonRows.push(...won);
       lastRoundLost = won.length < Math.min(want, read);
       if (!lastRoundLost) break;
       lostRace = true;
     }
     this.wideClaimsLeft = lostRace ? WIDE_CLAIMS_AFTER_LOSS : Math.max(0, this.wideClaimsLeft - 1);
-    return { jobs: sortClaimed(claimed), lostEveryRound: claimed.length === 0 && lastRoundLost };
+    return {
+      jobs: sortClaimed(claimed),
+      lostEveryRound: claimed.length === 0 && lastRoundLost,
+      startedAtUs: () => claimedStartedAtUs(wonRows),
+    };
   }
 }

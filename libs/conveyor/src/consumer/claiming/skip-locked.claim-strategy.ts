@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WorkerConnection } from '../../storage/connections/worker-connection.service';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
-import { ClaimedJobRow, mapClaimedJobRow } from '../../storage/statements/claimed-row.codec';
+import { ClaimedJobRow, claimedStartedAtUs, mapClaimedJobRow } from '../../storage/statements/claimed-row.codec';
 import { ClaimFilter } from '../../storage/statements/claim-filter.interface';
 import { ClaimStamp, claimNonce } from '../../storage/statements/claim-set';
 import { jobClaimSkipLocked } from '../../storage/statements/job-claim-skip-locked.sql';
@@ -26,6 +26,10 @@ export class SkipLockedClaimStrategy implements ClaimStrategy {
   async claim(filter: ClaimFilter, workerId: string, leaseMs: number): Promise<ClaimResult> {
     const stamp: ClaimStamp = { workerId, leaseMs, token: claimNonce() };
     const { rows } = await run<ClaimedJobRow>(this.connection.runner, jobClaimSkipLocked(this.db.tables, filter, stamp));
-    return { jobs: sortClaimed(rows.map((r) => mapClaimedJobRow(r, stamp))), lostEveryRound: false };
+    return {
+      jobs: sortClaimed(rows.map((r) => mapClaimedJobRow(r, stamp))),
+      lostEveryRound: false,
+      startedAtUs: () => claimedStartedAtUs(rows),
+    };
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { claimedItems } from '../claiming/claimed-items';
 import { ClaimStrategy } from '../claiming/claim-strategy.interface';
 import { CLAIM_STRATEGY, CONVEYOR_OPTIONS } from '../../config/conveyor.constants';
 import { MESSAGES } from '../../errors/conveyor.messages';
@@ -81,9 +82,10 @@ export class ExternalWorkers {
     if (types.length === 0) return [];
     const limit = Math.min(request.max, this.options.claimBatchSize);
     const filter = { types, excludedQueues: [], onlyQueues: [queue], limit };
-    const { jobs } = await this.strategy.claim(filter, request.workerId, request.leaseMs ?? this.options.leaseMs);
+    const claim = await this.strategy.claim(filter, request.workerId, request.leaseMs ?? this.options.leaseMs);
+    const { jobs } = claim;
     this.events.emit('claimed', jobs, limit);
-    this.live.announce(jobs.map((j) => ({ id: j.id, status: j.status })));
+    if (jobs.length > 0 && this.live.watching) this.live.announceItems(claimedItems(claim));
     // Handing a job to its worker is as close to "its handler started" as this side can see.
     for (const job of jobs) this.events.emit('started', job, job.runAt);
     return jobs;

@@ -14,7 +14,10 @@ export interface LiveJobEvent {
   status: string;
   queue: string;
   type: string;
-  /** The job's `updated_at` when the event was read (ISO, microseconds dropped). */
+  /**
+   * The job's `updated_at` after the change (ISO, microseconds dropped): the time a claim or an outcome gave the
+   * row, or, for other changes, the row's when the announcement read it.
+   */
   updatedAt: string;
   progress: JobProgress | null;
 }
@@ -28,6 +31,19 @@ export interface LiveEvent {
 
 /** A live item as liveChangesNotify and jobChangedSince give it: id, status, queue, type, µs, progress. */
 export type LiveItem = [string, string, string, string, string, JobProgress | null];
+
+/**
+ * The item of a job whose writer knows all of it: the status the write set, the time it gave the row (`updated_at`,
+ * µs since the epoch as text) and the progress the row holds after it.
+ */
+export function liveItemOf(
+  job: { id: string; queue: string; type: string },
+  status: string,
+  atUs: string,
+  progress: JobProgress | null,
+): LiveItem {
+  return [job.id, status, job.queue, job.type, atUs, progress];
+}
 
 /** The event of one live item. */
 export function liveEventOf(item: LiveItem): LiveEvent {

@@ -2,20 +2,30 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
 import { SqlRunner } from '../../storage/connections/sql-runner.interface';
 import { AnnouncedChange, liveChangesNotify } from '../../storage/statements/live-changes-notify.sql';
-import { run } from '../../storage/statements/statement';
+import { notifyEach } from '../../storage/statements/notify-each.sql';
+import { run, Statement } from '../../storage/statements/statement';
+import { liveChunks } from './live-chunks';
+import { LiveItem } from './live-event';
 import { LiveWatchDetector } from './live-watch-detector.service';
 
 /** Most changes one notify statement carries. */
 const MAX_PER_STATEMENT = 1000;
 
+/** What waits to be announced: a change whose item is read from its row, or an item its writer knew in full. */
+type Announcement = AnnouncedChange | LiveItem;
+
 /**
  * What the engine's writers call after a write that changed jobs (insert, claim, outcome, cancel, retry, rescue,
  * purge, progress). While nobody watches (LiveWatchDetector) it does nothing at all, so the writes themselves never
  * change and never carry a NOTIFY. While someone does, the changes are announced by one statement of their own
- * (liveChangesNotify) after the write:
+ * after the write:
  * - `announce`: a write on the pool, already committed. The changes of every writer of this instance are gathered
  *   and sent together, one statement in flight at a time, so the writer never waits and the hot path adds no round
- *   trip; the announcements of this instance leave in the order they were made.
+ *   trip; the announcements of this instance leave in the order they were made. The statement reads each changed
+ *   row for the rest of its item (liveChangesNotify).
+ * - `announceItems`: the same, for a writer that knows every field of its items (the poller's claims, the
+ *   Completer's outcomes): the statement only sends them (notifyEach), reading no row. An item carries the time the
+ *   write gave the row (`updated_at`), so its event id is the one a catch-up gives for the same state.
  * - `announceIn`: a write in a transaction not yet committed (a caller's, the cron timekeeper's): announced in the
  *   same transaction, so the notification is delivered if and only if the write commits.
  * A change lost here (the announcement failed, the process died right after its write) is not retried: a
@@ -24,7 +34,7 @@ const MAX_PER_STATEMENT = 1000;
 @Injectable()
 export class LivePublisher {
   private readonly logger = new Logger('Conveyor:Live');
-  private pending: AnnouncedChange[] = [];
+  private pending: Announcement[] = [];
   private sending = false;
 
   constructor(
@@ -39,12 +49,12 @@ export class LivePublisher {
 
   /** Announces changes that a committed write on the pool made; never waits, never throws. */
   announce(changes: AnnouncedChange[]): void {
-    if (!this.detector.watched || changes.length === 0) return;
-    for (const change of changes) this.pending.push(change);
-    if (!this.sending) {
-      this.sending = true;
-      setImmediate(() => void this.send());
-    }
+    this.enqueue(changes);
+  }
+
+  /** Announces the items of a committed write whose writer knows them in full (see the class); never waits, never throws. */
+  announceItems(items: LiveItem[]): void {
+    this.enqueue(items);
   }
 
   /** Announces changes in the transaction that made them (`runner`); the pool's writes go through `announce`. */
@@ -56,11 +66,27 @@ export class LivePublisher {
     }
   }
 
+  private enqueue(announcements: Announcement[]): void {
+    if (!this.detector.watched || announcements.length === 0) return;
+    for (const a of announcements) this.pending.push(a);
+    if (!this.sending) {
+      this.sending = true;
+      setImmediate(() => void this.send());
+    }
+  }
+
+  /** Sends what is pending, oldest first: each run of changes or of items as one statement of at most MAX_PER_STATEMENT. */
   private async send(): Promise<void> {
     while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, MAX_PER_STATEMENT);
+      const items = Array.isArray(this.pending[0]);
+      let n = 1;
+      while (n < this.pending.length && n < MAX_PER_STATEMENT && Array.isArray(this.pending[n]) === items) n++;
+      const batch = this.pending.splice(0, n);
+      const statement: Statement = items
+        ? notifyEach(this.db.liveChannel, liveChunks(batch as LiveItem[]))
+        : liveChangesNotify(this.db.tables, this.db.liveChannel, batch as AnnouncedChange[]);
       try {
-        await run(this.db.pool, liveChangesNotify(this.db.tables, this.db.liveChannel, batch));
+        await run(this.db.pool, statement);
       } catch (err) {
         this.logger.warn(`Could not announce ${batch.length} job changes to live subscribers: ${(err as Error).message}`);
       }

@@ -1,5 +1,5 @@
 import { types } from 'pg';
-import { ENGINE_TYPE_PARSERS, parseTimestamptz } from './engine-type-parsers';
+import { ENGINE_TYPE_PARSERS, epochMicros, parseTimestamptz } from './engine-type-parsers';
 
 const pgParse = types.getTypeParser(1184, 'text') as (text: string) => Date | number;
 
@@ -52,6 +52,37 @@ describe('parseTimestamptz', () => {
       const offset = `${offsetMin < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${abs % 60 ? `:${String(abs % 60).padStart(2, '0')}` : ''}`;
       const text = `${local.slice(0, 10)} ${local.slice(11, 19)}${micros ? `.${micros}` : ''}${offset}`;
       expect(parseTimestamptz(text).getTime()).toBe((pgParse(text) as Date).getTime());
+    }
+  });
+});
+
+describe('epochMicros', () => {
+  it.each([
+    ['2026-11-23 14:10:00+00', '1795443000000000'],
+    ['2026-11-23 14:10:00.1+00', '1795443000100000'],
+    ['2026-11-23 14:10:00.123456+00', '1795443000123456'],
+    ['2026-11-23 14:10:00.000001+00', '1795443000000001'],
+    ['2026-11-23 14:10:00.999999+00', '1795443000999999'],
+    ['2026-11-23 15:40:00.654321+01:30', '1795443000654321'],
+    ['2026-11-23 06:10:00.5-08', '1795443000500000'],
+    ['1970-01-01 00:00:00+00', '0'],
+    ['1969-12-31 23:59:59.5+00', '-500000'],
+    ['1969-12-31 23:59:59.000001+00', '-999999'],
+  ])('reads %s as %s µs, as extract(epoch) does', (text, micros) => {
+    expect(epochMicros(text)).toBe(micros);
+  });
+
+  it('keeps the microseconds a Date drops, on random instants and offsets', () => {
+    for (let i = 0; i < 2000; i++) {
+      const seconds = Math.floor(Math.random() * 4e9);
+      const fraction = Math.floor(Math.random() * 1e6);
+      const offsetMin = (Math.floor(Math.random() * 57) - 28) * 30;
+      const local = new Date((seconds + offsetMin * 60) * 1000).toISOString();
+      const digits = String(fraction).padStart(6, '0').replace(/0+$/, '');
+      const abs = Math.abs(offsetMin);
+      const offset = `${offsetMin < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${abs % 60 ? `:${String(abs % 60).padStart(2, '0')}` : ''}`;
+      const text = `${local.slice(0, 10)} ${local.slice(11, 19)}${digits ? `.${digits}` : ''}${offset}`;
+      expect(epochMicros(text)).toBe(String(BigInt(seconds) * 1_000_000n + BigInt(fraction)));
     }
   });
 });

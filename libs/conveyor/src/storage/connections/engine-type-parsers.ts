@@ -91,6 +91,27 @@ function readTimestamptz(text: string): Date {
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - sign * offsetSeconds * 1000);
 }
 
+/**
+ * A timestamptz as PostgreSQL's text gives it (ISO, as `parseTimestamptz` reads it), in µs since the epoch, as
+ * decimal text: what `(extract(epoch FROM t) * 1000000)::bigint::text` gives for the same value, exactly, where a
+ * Date would keep milliseconds only. Live events carry job times in this form.
+ */
+export function epochMicros(text: string): string {
+  const ms = parseTimestamptz(text).getTime();
+  const dot = text.indexOf('.', 19);
+  let micros = 0;
+  if (dot === 19) {
+    let scale = 100_000;
+    for (let i = 20; i < text.length && scale >= 1; i++, scale /= 10) {
+      const d = text.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      micros += d * scale;
+    }
+  }
+  // The whole second the Date holds, then the fraction the text has (floor: correct before 1970 too).
+  return String(Math.floor(ms / 1000) * 1_000_000 + micros);
+}
+
 /** The decimal number in text[from, to), or -1 when any character is not a digit. */
 function digits(text: string, from: number, to: number): number {
   let value = 0;

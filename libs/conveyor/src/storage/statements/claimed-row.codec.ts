@@ -1,7 +1,7 @@
 import { Job } from '../../job/job';
 import { PlainJob } from '../../job/plain-job';
 import { JobStatus } from '../../job/job-status';
-import { parseTimestamptz } from '../connections/engine-type-parsers';
+import { epochMicros, parseTimestamptz } from '../connections/engine-type-parsers';
 import { ClaimStamp } from './claim-set';
 
 /**
@@ -97,4 +97,23 @@ export function mapClaimedJobRow<P = unknown>(row: ClaimedJobRow, stamp: ClaimSt
   // The claim clears it (claimSet).
   job.progress = null;
   return job;
+}
+
+/**
+ * Each claimed row's job id with its `started_at` in µs since the epoch (`epochMicros`): the time its claim gave the
+ * row, its `updated_at` too. The rows of one claim statement share it, so each distinct text is converted once.
+ */
+export function claimedStartedAtUs(rows: readonly ClaimedJobRow[]): Map<string, string> {
+  const times = new Map<string, string>();
+  let text = '';
+  let micros = '';
+  for (const row of rows) {
+    const startedAt = (row[C.counters] as string).split(',')[COUNTER.started_at];
+    if (startedAt !== text) {
+      text = startedAt;
+      micros = epochMicros(startedAt);
+    }
+    times.set(row[C.id] as string, micros);
+  }
+  return times;
 }

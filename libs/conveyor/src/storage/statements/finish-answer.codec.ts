@@ -1,12 +1,14 @@
 /**
  * The finish-answer encoding: an outcome write answers with one row, how many of its outcomes it wrote and, unless
- * all, which (`answeredOnce` writes it, `writtenAt` reads it). Nearly every batch is written in full; why one row
- * rather than a row per outcome: docs/performance.md, "Design notes from measurements".
+ * all, which, and its time (`answeredOnce` writes it, `writtenAt` reads it). Nearly every batch is written in full;
+ * why one row rather than a row per outcome: docs/performance.md, "Design notes from measurements".
  */
 export interface FinishAnswer {
   written: number;
   /** Positions (1-based, in the order the outcomes were given) of those written; null when all were. */
   which: number[] | null;
+  /** The statement's `now()`, the `updated_at` it gave the rows it wrote, in µs since the epoch (as live items carry it). */
+  at_us: string;
 }
 
 /** Wraps an outcome UPDATE (its outcomes numbered `o.n` by `unnest … WITH ORDINALITY`, ids in $1) to answer with one `FinishAnswer` row. */
@@ -15,7 +17,8 @@ export function answeredOnce(update: string): string {
 WITH written AS (${update}
 RETURNING o.n::int AS n)
 SELECT a.written,
-       CASE WHEN a.written < cardinality($1::uuid[]) THEN ARRAY(SELECT n FROM written) END AS which
+       CASE WHEN a.written < cardinality($1::uuid[]) THEN ARRAY(SELECT n FROM written) END AS which,
+       (extract(epoch FROM now()) * 1000000)::bigint::text AS at_us
 FROM (SELECT count(*)::int AS written FROM written) a`;
 }
 

@@ -16,10 +16,11 @@ export interface AnnouncedChange {
  * id, status, queue, type, time and progress, whose data is capped at MAX_PROGRESS_DATA_BYTES) stays well under
  * 2000, and a chunk closes at the first item that takes it past this mark.
  */
-const CHUNK_BYTES = 6000;
+export const LIVE_CHUNK_BYTES = 6000;
 
 /**
- * Announces changed jobs on the live channel: one `pg_notify` per chunk of at most about CHUNK_BYTES, each a JSON
+ * Announces changed jobs whose writers do not know all of their items (those that do send the items themselves:
+ * LivePublisher.announceItems) on the live channel: one `pg_notify` per chunk of at most about LIVE_CHUNK_BYTES, each a JSON
  * array of items `[id, status, queue, type, updated_at in µs since the epoch (text), progress]`. The status is the
  * one the write set, so every step is announced even when the next one has already happened; queue, type and time
  * are read from the row (the job's current ones), and so is the progress, but only while the row still has the
@@ -48,7 +49,7 @@ GROUP BY chunk`,
       changes.map((c) => c.status),
       changes.map((c) => c.queue ?? null),
       changes.map((c) => c.type ?? null),
-      CHUNK_BYTES,
+      LIVE_CHUNK_BYTES,
     ],
   };
 }
