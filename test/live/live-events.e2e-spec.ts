@@ -1,57 +1,27 @@
 import { LiveWatchDetector } from '@conveyor/core/observation/live/live-watch-detector.service';
-import { createTestApp, TestApp } from '../support/test-app';
-import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
-import { GatedHandler, openGate } from './support/gated-handler';
-import { JobEventData, openSse, SseClient } from './support/sse-client';
-
-const PRODUCER = 'producer-key-for-live-events';
-const ADMIN = 'admin-key-for-live-events';
-const KEYS = {
-  apiKeys: [
-    { role: 'producer' as const, key: PRODUCER },
-    { role: 'admin' as const, key: ADMIN },
-  ],
-};
-const asProducer = { Authorization: `Bearer ${PRODUCER}` };
-const asAdmin = { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' };
+import { openGate } from './support/gated-handler';
+import { asAdmin, asProducer, LivePair, startLivePair } from './support/live-pair';
 
 /**
- * Live events across instances: A serves the streams and runs no workers; B takes submissions, runs the jobs and
- * steers them. Everything a subscriber of A sees was written by B, so it can only have come through PostgreSQL. A runs
- * on Express and on Fastify.
+ * Live events across instances (LivePair: A streams, B writes), A on Express and on Fastify.
  */
 describe.each(['express', 'fastify'] as const)('Live events (GET /events) across instances, served on %s', (platform) => {
-  let schema: TestSchema;
-  let a: TestApp;
-  let b: TestApp;
-  const streams: SseClient[] = [];
-
-  const open = async (path: string, headers: Record<string, string> = asProducer) => {
-    const s = await openSse(`${a.baseUrl}${path}`, headers);
-    streams.push(s);
-    return s;
-  };
-  const submit = async (body: Record<string, unknown>) => {
-    const res = await fetch(`${b.baseUrl}/jobs`, { method: 'POST', headers: asAdmin, body: JSON.stringify(body) });
-    expect(res.status).toBe(201);
-    return (await res.json()) as { id: string };
-  };
+  let pair: LivePair;
+  let a: LivePair['a'];
+  let b: LivePair['b'];
+  const open: LivePair['open'] = (path, headers) => pair.open(path, headers);
+  const submit: LivePair['submit'] = (body) => pair.submit(body);
 
   beforeAll(async () => {
-    schema = await createTestSchema('live_events');
-    const common = { schema: schema.schema, providers: [GatedHandler], listen: true, httpOptions: KEYS };
-    a = await createTestApp({ ...common, platform, engine: { runWorkers: false } });
-    b = await createTestApp({ ...common });
+    pair = await startLivePair('live_events', { platform });
+    ({ a, b } = pair);
   });
 
-  afterEach(() => {
-    for (const s of streams.splice(0)) s.close();
-  });
+  afterEach(() => pair.closeStreams());
 
   afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await schema?.drop();
+    await pair?.close();
   });
 
   it("streams another instance's insert, claim, progress and completion of a job, with event ids to resume from", async () => {
@@ -71,45 +41,6 @@ describe.each(['express', 'fastify'] as const)('Live events (GET /events) across
 
     const ids = stream.events.filter((e) => e.event === 'job').map((e) => e.id ?? '');
     for (const id of ids) expect(id).toMatch(new RegExp(`^\\d+\\.[0-9a-f-]{36}$`));
-  });
-
-  it('announces a claim and an outcome with the times they gave the row: the event ids a catch-up gives for the same states', async () => {
-    const stream = await open('/events?queue=times');
-    await waitFor(() => b.app.get(LiveWatchDetector).watched, { message: "B to see A's watch lease" });
-    const plain = await submit({ type: 'GATED', queue: 'times', payload: {} });
-    const reporting = await submit({ type: 'GATED', queue: 'times', payload: { progress: { percent: 70 } } });
-    const eventId = (id: string, status: string) =>
-      stream.events.find((e) => {
-        if (e.event !== 'job') return false;
-        const job = JSON.parse(e.data) as JobEventData;
-        return job.id === id && job.status === status;
-      })?.id;
-    const rowTimes = async (id: string) => {
-      const { rows } = await b.sql.query<{ started: string; updated: string }>(
-        `SELECT (extract(epoch FROM started_at) * 1000000)::bigint::text AS started,
-                (extract(epoch FROM updated_at) * 1000000)::bigint::text AS updated
-         FROM ${b.jobsTable} WHERE id = $1`,
-        [id],
-      );
-      return rows[0];
-    };
-
-    await stream.waitForJob((e) => e.id === plain.id && e.status === 'RUNNING', 'the claim');
-    expect(eventId(plain.id, 'RUNNING')).toBe(`${(await rowTimes(plain.id)).started}.${plain.id}`);
-    openGate(plain.id);
-    openGate(reporting.id);
-    const completed = await stream.waitForJob((e) => e.id === plain.id && e.status === 'COMPLETED', 'the completion');
-    expect(completed).toMatchObject({ queue: 'times', type: 'GATED', progress: null });
-    const { updated } = await rowTimes(plain.id);
-    expect(eventId(plain.id, 'COMPLETED')).toBe(`${updated}.${plain.id}`);
-    // The same state read from the table: a per-job stream starts with the job's current state.
-    const current = await open(`/jobs/${plain.id}/events`);
-    await current.waitForJob((e) => e.status === 'COMPLETED', 'the current state');
-    expect(current.events.find((e) => e.event === 'job')?.id).toBe(`${updated}.${plain.id}`);
-
-    // A handler that reported progress: its completion carries what the row holds.
-    const reported = await stream.waitForJob((e) => e.id === reporting.id && e.status === 'COMPLETED', 'the other completion');
-    expect(reported.progress).toMatchObject({ percent: 70 });
   });
 
   it("streams an operator's cancel on another instance, and only what the filters ask for", async () => {

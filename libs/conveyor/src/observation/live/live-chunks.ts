@@ -2,9 +2,9 @@ import { LIVE_CHUNK_BYTES } from '../../storage/statements/live-changes-notify.s
 import { LiveItem } from './live-event';
 
 /**
- * Live items as notification payloads, the way liveChangesNotify chunks the items it builds: JSON arrays of items in
- * order, each closed at the first item that takes it past LIVE_CHUNK_BYTES. An item stays well under 2000 bytes, so
- * every payload stays under PostgreSQL's limit of 8000.
+ * Live items as notification payloads: JSON arrays of items in order, each closed at the first item that takes it
+ * past LIVE_CHUNK_BYTES (the mark liveChangesNotify chunks by). An item stays well under 2000 bytes, so every payload
+ * stays under PostgreSQL's limit of 8000.
  */
 export function liveChunks(items: readonly LiveItem[]): string[] {
   const chunks: string[] = [];

@@ -15,8 +15,9 @@ export interface LiveJobEvent {
   queue: string;
   type: string;
   /**
-   * The job's `updated_at` after the change (ISO, microseconds dropped): the time a claim or an outcome gave the
-   * row, or, for other changes, the row's when the announcement read it.
+   * The job's `updated_at` after the change (ISO, microseconds dropped): the time the write gave the row when its
+   * writer announced the item (a claim, an outcome of an attempt that reported no progress), or else the row's when
+   * the announcement read it.
    */
   updatedAt: string;
   progress: JobProgress | null;
@@ -29,7 +30,7 @@ export interface LiveEvent {
   job: LiveJobEvent;
 }
 
-/** A live item as liveChangesNotify and jobChangedSince give it: id, status, queue, type, µs, progress. */
+/** A live item as liveChangesNotify, jobChangedSince and liveItemOf give it: id, status, queue, type, µs, progress. */
 export type LiveItem = [string, string, string, string, string, JobProgress | null];
 
 /**

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
 import { SqlRunner } from '../../storage/connections/sql-runner.interface';
 import { AnnouncedChange, liveChangesNotify } from '../../storage/statements/live-changes-notify.sql';
-import { notifyEach } from '../../storage/statements/notify-each.sql';
+import { liveItemsNotify } from '../../storage/statements/live-items-notify.sql';
 import { run, Statement } from '../../storage/statements/statement';
 import { liveChunks } from './live-chunks';
 import { LiveItem } from './live-event';
@@ -23,9 +23,10 @@ type Announcement = AnnouncedChange | LiveItem;
  *   and sent together, one statement in flight at a time, so the writer never waits and the hot path adds no round
  *   trip; the announcements of this instance leave in the order they were made. The statement reads each changed
  *   row for the rest of its item (liveChangesNotify).
- * - `announceItems`: the same, for a writer that knows every field of its items (the poller's claims, the
- *   Completer's outcomes): the statement only sends them (notifyEach), reading no row. An item carries the time the
- *   write gave the row (`updated_at`), so its event id is the one a catch-up gives for the same state.
+ * - `announceItems`: the same, for a writer that knows every field of its items (the claims of the poller and of
+ *   HTTP workers, the Completer's outcomes of attempts that reported no progress): the statement only sends them
+ *   (liveItemsNotify), reading no row. An item carries the time the write gave the row (`updated_at`), so its event
+ *   id is the one a catch-up gives for the same state.
  * - `announceIn`: a write in a transaction not yet committed (a caller's, the cron timekeeper's): announced in the
  *   same transaction, so the notification is delivered if and only if the write commits.
  * A change lost here (the announcement failed, the process died right after its write) is not retried: a
@@ -82,10 +83,10 @@ export class LivePublisher {
       let n = 1;
       while (n < this.pending.length && n < MAX_PER_STATEMENT && Array.isArray(this.pending[n]) === items) n++;
       const batch = this.pending.splice(0, n);
-      const statement: Statement = items
-        ? notifyEach(this.db.liveChannel, liveChunks(batch as LiveItem[]))
-        : liveChangesNotify(this.db.tables, this.db.liveChannel, batch as AnnouncedChange[]);
       try {
+        const statement: Statement = items
+          ? liveItemsNotify(this.db.liveChannel, liveChunks(batch as LiveItem[]))
+          : liveChangesNotify(this.db.tables, this.db.liveChannel, batch as AnnouncedChange[]);
         await run(this.db.pool, statement);
       } catch (err) {
         this.logger.warn(`Could not announce ${batch.length} job changes to live subscribers: ${(err as Error).message}`);
