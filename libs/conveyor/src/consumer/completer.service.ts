@@ -159,11 +159,10 @@ export class Completer {
     );
     const written = writtenAt(rows[0]);
     for (let i = 0; i < batch.length; i++) batch[i].done(written(i));
-    if (this.live?.watching)
-      this.announce(
-        batch.filter((_, i) => written(i)),
-        rows[0].at_us,
-      );
+    if (this.live?.watching) {
+      const writtenOnes = batch.filter((_, i) => written(i));
+      this.announce(writtenOnes, rows[0].at_us);
+    }
   }
 
   /**

@@ -53,9 +53,10 @@ interface Subscriber {
  *
  * Events are states, not diffs: a job's event says its status, queue, type, progress and `updatedAt` as the write
  * left them (claims, and outcomes of attempts that reported no progress: their writers know all of it) or as the
- * announcement read them (other changes). Two changes of a job close together may come as one event (its latest state) or in
- * either order from two instances; a subscriber keeps, per job, the event with the latest `updatedAt`. A catch-up
- * sends current states only, so a resumed subscriber sees where each job is now, not every step it took meanwhile.
+ * announcement read them (other changes). Two changes of a job close together may come as one event (its latest
+ * state) or in either order from two instances; a subscriber keeps, per job, the event with the latest `updatedAt`.
+ * A catch-up sends current states only, so a resumed subscriber sees where each job is now, not every step it took
+ * meanwhile.
  * Event ids are `<updated_at in µs since the epoch>.<job id>`: the database's clock, so any instance can resume
  * from an id another one sent.
  */
