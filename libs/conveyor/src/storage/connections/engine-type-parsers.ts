@@ -93,8 +93,8 @@ function readTimestamptz(text: string): Date {
 
 /**
  * A timestamptz as PostgreSQL's text gives it (ISO, as `parseTimestamptz` reads it), in µs since the epoch, as
- * decimal text: what `(extract(epoch FROM t) * 1000000)::bigint::text` gives for the same value, exactly, where a
- * Date would keep milliseconds only. Live events carry job times in this form.
+ * decimal text: what `epochMicrosSql` gives in SQL for the same value, exactly, where a Date would keep milliseconds
+ * only. Live events carry job times in this form.
  */
 export function epochMicros(text: string): string {
   const ms = parseTimestamptz(text).getTime();

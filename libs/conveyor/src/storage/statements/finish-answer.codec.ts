@@ -1,3 +1,4 @@
+import { epochMicrosSql } from './statement';
 /**
  * The finish-answer encoding: an outcome write answers with one row, how many of its outcomes it wrote and, unless
  * all, which, and its time (`answeredOnce` writes it, `writtenAt` reads it). Nearly every batch is written in full;
@@ -18,7 +19,7 @@ WITH written AS (${update}
 RETURNING o.n::int AS n)
 SELECT a.written,
        CASE WHEN a.written < cardinality($1::uuid[]) THEN ARRAY(SELECT n FROM written) END AS which,
-       (extract(epoch FROM now()) * 1000000)::bigint::text AS at_us
+       ${epochMicrosSql('now()')} AS at_us
 FROM (SELECT count(*)::int AS written FROM written) a`;
 }
 

@@ -1,4 +1,4 @@
-import { SqlTables, Statement } from './statement';
+import { epochMicrosSql, SqlTables, Statement } from './statement';
 
 /** What a live subscriber asks to catch up on: changes after a time, of matching jobs. */
 export interface JobChangedSinceFilter {
@@ -21,7 +21,7 @@ export interface JobChangedSinceFilter {
 export function jobChangedSince(t: SqlTables, f: JobChangedSinceFilter): Statement {
   return {
     text: `
-SELECT id, status, queue, type, (extract(epoch FROM updated_at) * 1000000)::bigint::text AS at_us, progress
+SELECT id, status, queue, type, ${epochMicrosSql('updated_at')} AS at_us, progress
 FROM ${t.jobs}
 WHERE updated_at > 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'
   AND ($2::text IS NULL OR queue = $2) AND ($3::text IS NULL OR type = $3) AND ($4::text IS NULL OR status = $4)
@@ -36,7 +36,7 @@ LIMIT $6`,
 export function jobLiveState(t: SqlTables, id: string): Statement {
   return {
     text: `
-SELECT id, status, queue, type, (extract(epoch FROM updated_at) * 1000000)::bigint::text AS at_us, progress
+SELECT id, status, queue, type, ${epochMicrosSql('updated_at')} AS at_us, progress
 FROM ${t.jobs} WHERE id = $1`,
     values: [id],
   };

@@ -1,5 +1,5 @@
 import { uuidArray } from './sql-arrays';
-import { SqlTables, Statement } from './statement';
+import { epochMicrosSql, SqlTables, Statement } from './statement';
 
 /** A job change a writer announces: the job and the status its write left it in. */
 export interface AnnouncedChange {
@@ -36,7 +36,7 @@ FROM (
   SELECT n, item, sum(octet_length(item) + 1) OVER (ORDER BY n) / $6 AS chunk
   FROM (
     SELECT c.n, json_build_array(c.id, c.status, coalesce(j.queue, c.queue), coalesce(j.type, c.type),
-      (extract(epoch FROM coalesce(j.updated_at, now())) * 1000000)::bigint::text,
+      ${epochMicrosSql('coalesce(j.updated_at, now())')},
       CASE WHEN j.status = c.status THEN j.progress END)::text AS item
     FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS c(id, status, queue, type, n)
     LEFT JOIN ${t.jobs} j ON j.id = c.id

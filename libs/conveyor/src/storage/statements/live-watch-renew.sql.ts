@@ -1,4 +1,4 @@
-import { SqlTables, Statement } from './statement';
+import { epochMicrosSql, SqlTables, Statement } from './statement';
 import { watchNoticePayload } from './watch-notice.codec';
 
 /**
@@ -14,7 +14,7 @@ WITH gone AS (DELETE FROM ${t.liveWatch} WHERE expires_at < now() - interval '1 
 held AS (
   INSERT INTO ${t.liveWatch} (holder, expires_at) VALUES ($1, now() + $2 * interval '1 millisecond')
   ON CONFLICT (holder) DO UPDATE SET expires_at = EXCLUDED.expires_at
-  RETURNING (extract(epoch FROM now()) * 1000000)::bigint::text AS now_us
+  RETURNING ${epochMicrosSql('now()')} AS now_us
 )
 SELECT held.now_us FROM held, LATERAL pg_notify($3::text, $4::text) AS sent`,
     values: [holder, leaseMs, channel, watchNoticePayload(leaseMs)],

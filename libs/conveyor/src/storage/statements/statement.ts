@@ -18,6 +18,14 @@ export function run<R = Record<string, unknown>>(runner: SqlRunner, stmt: Statem
   return runner.query<R>(stmt.text, stmt.values, stmt);
 }
 
+/**
+ * A timestamptz expression in µs since the epoch, as text: the form job times take in live items and event ids, and
+ * the one `epochMicros` reads from a timestamp's text.
+ */
+export function epochMicrosSql(timestamp: string): string {
+  return `(extract(epoch FROM ${timestamp}) * 1000000)::bigint::text`;
+}
+
 /** The claimable states as an SQL list, kept in one place. */
 export const CLAIMABLE_SQL = `('SCHEDULED','PENDING','RETRYING')`;
 
