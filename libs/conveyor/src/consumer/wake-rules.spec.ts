@@ -46,9 +46,13 @@ describe('WakeRules', () => {
   describe('due times', () => {
     const now = 1_000_000;
 
-    it('claims a due time that has come, and arms no timer', () => {
+    it('claims a due time that has passed, and arms no timer', () => {
       expect(rules.onDue(now - 5, now)).toEqual({ claimNow: true, timerAt: null });
-      expect(rules.onDue(now, now)).toEqual({ claimNow: true, timerAt: null });
+      expect(rules.onDue(now - 1, now)).toEqual({ claimNow: true, timerAt: null });
+    });
+
+    it('claims one in this very millisecond now, and arms the timer for it as well (its run_at may be up to 1 ms later)', () => {
+      expect(rules.onDue(now, now)).toEqual({ claimNow: true, timerAt: now });
     });
 
     it('claims one within the clock slack now, and arms the timer for it as well', () => {

@@ -34,7 +34,7 @@ export interface ClaimTally {
  *   the poller again (else an idle worker would send one empty claim per finished job). A due time, its timer,
  *   or a notification makes more work likely again.
  * - Freed room wakes the poller only when more work is likely and the pool wants a refill.
- * - A due time within CLOCK_SLACK_MS is claimed now; one not yet come by this host's clock also arms the timer
+ * - A due time within CLOCK_SLACK_MS is claimed now; one not yet past by this host's clock also arms the timer
  *   (keeping the earliest), so a database clock slightly ahead does not turn an immediate job into a timer, and one
  *   slightly behind does not leave a job due in a few milliseconds to the fallback poll.
  * - The fallback tick claims only when this instance has not talked to the database since the last tick (a claim
@@ -67,12 +67,16 @@ export class WakeRules {
     return this.moreLikely && poolWantsRefill;
   }
 
-  /** Jobs are due at `at` (database clock): whether to claim now, and whether to arm the due timer. */
+  /**
+   * Jobs are due at `at` (database clock, whole ms): whether to claim now, and whether to arm the due timer. `at`
+   * may be up to a millisecond before the row's run_at (Node truncates microseconds), so only a due time before this
+   * millisecond is surely seen by a claim sent now; one in this very millisecond arms the timer as well.
+   */
   onDue(at: number, now: number): DueDecision {
     const delay = at - now;
     const claimNow = delay <= CLOCK_SLACK_MS;
     if (claimNow) this.moreLikely = true;
-    if (delay <= 0 || at >= this.timerAt) return { claimNow, timerAt: null };
+    if (delay < 0 || at >= this.timerAt) return { claimNow, timerAt: null };
     this.timerAt = at;
     return { claimNow, timerAt: at };
   }
