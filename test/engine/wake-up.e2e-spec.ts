@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
-import { expectScheduledJobRunsWhenDue } from '../support/scheduled-job.assertions';
+import { expectScheduledJobsRunWhenDue } from '../support/scheduled-job.assertions';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
@@ -54,7 +54,11 @@ describe('wake-up without polling', () => {
   });
 
   it('runs a scheduled job when it is due, not a poll interval later', async () => {
-    await expectScheduledJobRunsWhenDue(producer.jobs);
+    await expectScheduledJobsRunWhenDue(producer.jobs);
+  });
+
+  it('runs each of several scheduled jobs when it is due, a later one heard of before an earlier one', async () => {
+    await expectScheduledJobsRunWhenDue(producer.jobs, [1_500, 400, 900]);
   });
 
   it('retries a failed job when its backoff ends', async () => {

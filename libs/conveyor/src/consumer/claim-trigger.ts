@@ -6,6 +6,8 @@ export interface ClaimWaker {
   capacityFreed(): void;
   /** Jobs are, or will be, due at `at` (epoch ms, database clock). */
   jobsDueAt(at: number): void;
+  /** Jobs are due now, by the database's clock as well (a claim sent now sees them). */
+  jobsDueNow(): void;
   /**
    * This instance queried the database on its own account (its maintenance round, its LISTEN connection's probe):
    * the next fallback tick may be skipped, so that an idle instance makes one query per poll interval.
@@ -50,7 +52,7 @@ export class ClaimTrigger {
 
   /** Jobs are due now: claim as soon as possible. */
   jobsDueNow(): void {
-    this.waker?.jobsDueAt(Date.now());
+    this.waker?.jobsDueNow();
   }
 
   queriedDatabase(): void {

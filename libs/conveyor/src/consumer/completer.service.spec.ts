@@ -35,7 +35,7 @@ function completerWith(options: Partial<ConveyorOptions>) {
       }),
   };
   const trigger = new ClaimTrigger();
-  const waker = { capacityFreed: jest.fn(), jobsDueAt: jest.fn(), queriedDatabase: jest.fn() };
+  const waker = { capacityFreed: jest.fn(), jobsDueAt: jest.fn(), jobsDueNow: jest.fn(), queriedDatabase: jest.fn() };
   trigger.attach(waker);
   const completer = new Completer({ tables } as ConveyorDatabase, trigger, { ...conveyorDefaults(), ...options }, {
     runner,

@@ -22,10 +22,10 @@ const LOST_RACES_RETRY_MS = 25;
  *
  * It is woken through the ClaimTrigger — by a NOTIFY, by this instance's own insert (the local pickup), by room
  * freeing up in the pool, by a job going back to waiting — and by its own timers: one armed for the earliest due
- * time it has heard of, and a fallback interval (a plain timer: the engine leaves @nestjs/schedule to the host app)
- * for work nobody announced. Whether a wake-up claims is WakeRules' decision. Wake-ups that arrive while a claim is
- * in flight fold into one more round, so a burst of notifications costs one query, not one each; a round that got
- * all it asked for goes again at once while the pool has room.
+ * time it has heard of and not reached (then for the next), and a fallback interval (a plain timer: the engine
+ * leaves @nestjs/schedule to the host app) for work nobody announced. Whether a wake-up claims is WakeRules'
+ * decision. Wake-ups that arrive while a claim is in flight fold into one more round, so a burst of notifications
+ * costs one query, not one each; a round that got all it asked for goes again at once while the pool has room.
  */
 @Injectable()
 export class JobPoller implements ClaimWaker {
@@ -106,16 +106,34 @@ export class JobPoller implements ClaimWaker {
     const now = Date.now();
     const { claimNow, timerAt } = this.rules.onDue(at, now);
     if (claimNow) this.wake();
-    if (timerAt === null) return;
+    if (timerAt !== null) this.armDueTimer(timerAt, now);
+  }
+
+  /** Fires after due time `at` (the ms after it: `at` is run_at truncated), claims, and arms itself for the next. */
+  private armDueTimer(at: number, now: number): void {
     if (this.dueTimer) clearTimeout(this.dueTimer);
     this.dueTimer = setTimeout(
       () => {
         this.dueTimer = null;
-        this.rules.onTimer();
+        const fired = Date.now();
+        // A timer may fire up to a millisecond early by Date.now(): a claim sent now could miss the row, so wait on.
+        if (fired <= at) {
+          this.armDueTimer(at, fired);
+          return;
+        }
+        const next = this.rules.onTimer(fired);
         this.wake();
+        if (next !== null && this.running) this.armDueTimer(next, fired);
       },
-      Math.min(timerAt - now + 1, 2 ** 31 - 1),
+      Math.min(at - now + 1, 2 ** 31 - 1),
     );
+  }
+
+  /** ClaimWaker. */
+  jobsDueNow(): void {
+    if (!this.running) return;
+    this.rules.onDueNow();
+    this.wake();
   }
 
   /** ClaimWaker. */

@@ -36,9 +36,15 @@ describe('WakeRules', () => {
       expect(rules.onCapacity(true)).toBe(false);
     });
 
+    it('makes more work likely again when jobs are due now', () => {
+      rules.onClaimed(tally(0, 10), 0);
+      rules.onDueNow();
+      expect(rules.moreWorkLikely).toBe(true);
+    });
+
     it('makes more work likely again when the due timer fires', () => {
       rules.onClaimed(tally(0, 10), 0);
-      rules.onTimer();
+      rules.onTimer(0);
       expect(rules.moreWorkLikely).toBe(true);
     });
   });
@@ -59,18 +65,21 @@ describe('WakeRules', () => {
       expect(rules.onDue(now + CLOCK_SLACK_MS, now)).toEqual({ claimNow: true, timerAt: now + CLOCK_SLACK_MS });
     });
 
-    it('arms the timer for a later one, keeping the earliest', () => {
+    it('arms the timer for the earliest due time, and after it fires, for the next', () => {
       expect(rules.onDue(now + 500, now)).toEqual({ claimNow: false, timerAt: now + 500 });
       expect(rules.onDue(now + 800, now)).toEqual({ claimNow: false, timerAt: null });
       expect(rules.onDue(now + 300, now)).toEqual({ claimNow: false, timerAt: now + 300 });
+      expect(rules.onTimer(now + 301)).toBe(now + 500);
+      expect(rules.onTimer(now + 501)).toBe(now + 800);
+      expect(rules.onTimer(now + 801)).toBeNull();
+      expect(rules.onDue(now + 900, now)).toEqual({ claimNow: false, timerAt: now + 900 });
     });
 
-    it('arms a timer again once the armed one fired or was cleared', () => {
-      rules.onDue(now + 500, now);
-      rules.onTimer();
-      expect(rules.onDue(now + 800, now)).toEqual({ claimNow: false, timerAt: now + 800 });
-      rules.timerCleared();
-      expect(rules.onDue(now + 900, now)).toEqual({ claimNow: false, timerAt: now + 900 });
+    it('forgets due times the timer fired past, however late it fired', () => {
+      rules.onDue(now + 100, now);
+      rules.onDue(now + 200, now);
+      rules.onDue(now + 700, now);
+      expect(rules.onTimer(now + 650)).toBe(now + 700);
     });
   });
 

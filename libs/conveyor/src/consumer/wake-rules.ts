@@ -1,3 +1,5 @@
+import { DueTimes } from './due-times';
+
 /** Due times closer than this are treated as due now (clock skew between this host and the database). */
 export const CLOCK_SLACK_MS = 20;
 
@@ -34,9 +36,10 @@ export interface ClaimTally {
  *   the poller again (else an idle worker would send one empty claim per finished job). A due time, its timer,
  *   or a notification makes more work likely again.
  * - Freed room wakes the poller only when more work is likely and the pool wants a refill.
- * - A due time within CLOCK_SLACK_MS is claimed now; one not yet past by this host's clock also arms the timer
- *   (keeping the earliest), so a database clock slightly ahead does not turn an immediate job into a timer, and one
- *   slightly behind does not leave a job due in a few milliseconds to the fallback poll.
+ * - A due time within CLOCK_SLACK_MS is claimed now, so a database clock slightly ahead does not turn an immediate
+ *   job into a timer. One not yet past by this host's clock is also kept for the due timer (DueTimes), armed for the
+ *   earliest kept and, when it fires, for the next: a clock slightly behind does not leave a job due in a few
+ *   milliseconds to the fallback poll, and a due time heard of before an earlier one is not forgotten.
  * - The fallback tick claims only when this instance has not talked to the database since the last tick (a claim
  *   within half the interval, a maintenance round, or the LISTEN connection's probe; each query of its own stands in
  *   for one tick's claim, for at most two ticks in a row): an idle instance makes one query per interval, and a job
@@ -51,7 +54,8 @@ export class WakeRules {
   private ownQueries = 0;
   /** Ticks skipped in a row for queries of its own. */
   private skippedInARow = 0;
-  private timerAt = Infinity;
+  /** Due times not reached yet; the timer is armed for the earliest. */
+  private readonly due = new DueTimes();
   /** The last claim lost every race and was followed by a quick retry (see onLostRaces). */
   private retriedLostRaces = false;
 
@@ -76,20 +80,19 @@ export class WakeRules {
     const delay = at - now;
     const claimNow = delay <= CLOCK_SLACK_MS;
     if (claimNow) this.moreLikely = true;
-    if (delay < 0 || at >= this.timerAt) return { claimNow, timerAt: null };
-    this.timerAt = at;
-    return { claimNow, timerAt: at };
+    const earliest = delay >= 0 && this.due.add(at);
+    return { claimNow, timerAt: earliest ? at : null };
   }
 
-  /** The due timer fired: claim (always). */
-  onTimer(): void {
-    this.timerAt = Infinity;
+  /** Jobs are due now by the database's clock as well: claim (always), no timer. */
+  onDueNow(): void {
     this.moreLikely = true;
   }
 
-  /** The due timer was cleared without firing. */
-  timerCleared(): void {
-    this.timerAt = Infinity;
+  /** The due timer fired at `now`: claim (always); returns the next due time to arm the timer for, or null. */
+  onTimer(now: number): number | null {
+    this.moreLikely = true;
+    return this.due.passed(now);
   }
 
   /** This instance queried the database on its own account (its maintenance round, its LISTEN connection's probe). */

@@ -41,7 +41,7 @@ function poolWith(options: Partial<ConveyorOptions>, handlers: RegisteredHandler
   const executor = new HeldExecutor();
   const completer = { backlog, add: jest.fn() } as unknown as Completer;
   const trigger = new ClaimTrigger();
-  const waker = { capacityFreed: jest.fn(), jobsDueAt: jest.fn(), queriedDatabase: jest.fn() };
+  const waker = { capacityFreed: jest.fn(), jobsDueAt: jest.fn(), jobsDueNow: jest.fn(), queriedDatabase: jest.fn() };
   trigger.attach(waker);
   const opts = { ...conveyorDefaults(), ...options };
   const pool = new WorkerPool(
