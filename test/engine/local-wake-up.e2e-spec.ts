@@ -89,8 +89,10 @@ describe('wake-up by this instance’s own inserts', () => {
   it('claims once per insert although it hears of each twice (its result and its NOTIFY)', async () => {
     const pickup = listening.app.get(LocalPickupService);
     const submitAndRun = async (i: number) => {
-      // Scheduled, so the insert announces itself (one due now would be quiet: quiet-own-inserts.e2e-spec).
-      const job = await listening.jobs.enqueue('TEST_RECORD', { i }, { delayMs: 60 });
+      // Announced inserts (one due now without a key would be quiet: quiet-own-inserts.e2e-spec): scheduled ones,
+      // and ones due at once that carry a key.
+      const options = i % 2 === 0 ? { delayMs: 60 } : { idempotencyKey: `local-wake-claims-${Date.now()}-${i}` };
+      const job = await listening.jobs.enqueue('TEST_RECORD', { i }, options);
       await completedWithin(listening.jobs, job.id, 3_000);
       // Both halves of the pair have arrived: nothing is left waiting for its partner.
       await waitFor(() => pickup.unpairedEchoes === 0, { message: 'the insert and its NOTIFY to be paired' });

@@ -4,7 +4,10 @@ import { Injectable } from '@nestjs/common';
 export interface ClaimWaker {
   /** A slot or buffer space freed up. */
   capacityFreed(): void;
-  /** Jobs are, or will be, due at `at` (epoch ms, database clock). */
+  /**
+   * Jobs are, or will be, due by `at` (epoch ms, database clock): a claim sent once this host's Date.now() has reached
+   * `at` sees them. A caller that knows a due time only to the millisecond, truncated, passes the millisecond after.
+   */
   jobsDueAt(at: number): void;
   /** Jobs are due now, by the database's clock as well (a claim sent now sees them). */
   jobsDueNow(): void;

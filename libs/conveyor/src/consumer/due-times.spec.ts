@@ -11,13 +11,13 @@ describe('DueTimes', () => {
     expect(due.size).toBe(3);
   });
 
-  it('forgets the times before now and gives the earliest left, in order', () => {
+  it('forgets the times now has reached and gives the earliest left, in order', () => {
     const due = new DueTimes();
     for (const at of [900, 300, 600, 1_200]) due.add(at);
-    expect(due.passed(301)).toBe(600);
-    expect(due.passed(600)).toBe(600); // in this very millisecond: its run_at may still be ahead
-    expect(due.passed(950)).toBe(1_200);
-    expect(due.passed(1_201)).toBeNull();
+    expect(due.reached(300)).toBe(600);
+    expect(due.reached(599)).toBe(600);
+    expect(due.reached(950)).toBe(1_200);
+    expect(due.reached(1_200)).toBeNull();
     expect(due.size).toBe(0);
   });
 
@@ -29,7 +29,7 @@ describe('DueTimes', () => {
     expect(due.add(5)).toBe(true);
     expect(due.size).toBe(MAX_DUE_TIMES);
     const kept = 1_000 + (MAX_DUE_TIMES - 2) * 10; // the latest kept: the last one added before 5 was dropped
-    expect(due.passed(kept)).toBe(kept);
-    expect(due.passed(kept + 1)).toBeNull();
+    expect(due.reached(kept - 1)).toBe(kept);
+    expect(due.reached(kept)).toBeNull();
   });
 });

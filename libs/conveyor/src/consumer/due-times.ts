@@ -22,12 +22,9 @@ export class DueTimes {
     return i === 0;
   }
 
-  /**
-   * Forgets the times before `now`, which a claim sent now sees (a due time is its row's run_at truncated to the
-   * millisecond); returns the earliest left, or null.
-   */
-  passed(now: number): number | null {
-    this.times.splice(0, this.indexOf(now));
+  /** Forgets the times `now` has reached (a claim sent now sees their jobs); returns the earliest left, or null. */
+  reached(now: number): number | null {
+    this.times.splice(0, this.indexOf(now + 1));
     return this.times.length > 0 ? this.times[0] : null;
   }
 

@@ -109,23 +109,25 @@ export class JobPoller implements ClaimWaker {
     if (timerAt !== null) this.armDueTimer(timerAt, now);
   }
 
-  /** Fires after due time `at` (the ms after it: `at` is run_at truncated), claims, and arms itself for the next. */
+  /** Fires once Date.now() reaches due time `at`, claims, and arms itself for the next due time. */
   private armDueTimer(at: number, now: number): void {
     if (this.dueTimer) clearTimeout(this.dueTimer);
     this.dueTimer = setTimeout(
       () => {
         this.dueTimer = null;
+        if (!this.running) return;
         const fired = Date.now();
-        // A timer may fire up to a millisecond early by Date.now(): a claim sent now could miss the row, so wait on.
-        if (fired <= at) {
+        // A timer can fire a millisecond early by Date.now() (or early by the 2^31 ms cap): a claim then could come
+        // before the jobs are due, so it waits on.
+        if (fired < at) {
           this.armDueTimer(at, fired);
           return;
         }
         const next = this.rules.onTimer(fired);
         this.wake();
-        if (next !== null && this.running) this.armDueTimer(next, fired);
+        if (next !== null) this.armDueTimer(next, fired);
       },
-      Math.min(at - now + 1, 2 ** 31 - 1),
+      Math.min(at - now, 2 ** 31 - 1),
     );
   }
 

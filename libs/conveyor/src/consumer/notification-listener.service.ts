@@ -101,7 +101,8 @@ export class NotificationListener {
   }
 
   /**
-   * A NOTIFY from backend `pid`: its payload is the earliest run_at (epoch ms) among the rows it announces. One that
+   * A NOTIFY from backend `pid`: its payload is the earliest run_at among the rows it announces, as a due time the
+   * poller can claim against (epoch ms: rounded up for a scheduled row, down for one due at once; migration 0004). One that
    * echoes an insert of this instance's, which woke the poller already, wakes nothing. A cancel notice addressed to
    * this instance's worker id goes to the pool; one addressed to another instance is ignored. A watch notice goes to
    * the live-watch detector.

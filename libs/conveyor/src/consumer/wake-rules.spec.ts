@@ -52,13 +52,10 @@ describe('WakeRules', () => {
   describe('due times', () => {
     const now = 1_000_000;
 
-    it('claims a due time that has passed, and arms no timer', () => {
+    it('claims a due time that has come, arms no timer and keeps nothing for it', () => {
       expect(rules.onDue(now - 5, now)).toEqual({ claimNow: true, timerAt: null });
-      expect(rules.onDue(now - 1, now)).toEqual({ claimNow: true, timerAt: null });
-    });
-
-    it('claims one in this very millisecond now, and arms the timer for it as well (its run_at may be up to 1 ms later)', () => {
-      expect(rules.onDue(now, now)).toEqual({ claimNow: true, timerAt: now });
+      expect(rules.onDue(now, now)).toEqual({ claimNow: true, timerAt: null });
+      expect(rules.onTimer(now)).toBeNull();
     });
 
     it('claims one within the clock slack now, and arms the timer for it as well', () => {
@@ -69,9 +66,9 @@ describe('WakeRules', () => {
       expect(rules.onDue(now + 500, now)).toEqual({ claimNow: false, timerAt: now + 500 });
       expect(rules.onDue(now + 800, now)).toEqual({ claimNow: false, timerAt: null });
       expect(rules.onDue(now + 300, now)).toEqual({ claimNow: false, timerAt: now + 300 });
-      expect(rules.onTimer(now + 301)).toBe(now + 500);
-      expect(rules.onTimer(now + 501)).toBe(now + 800);
-      expect(rules.onTimer(now + 801)).toBeNull();
+      expect(rules.onTimer(now + 300)).toBe(now + 500);
+      expect(rules.onTimer(now + 500)).toBe(now + 800);
+      expect(rules.onTimer(now + 800)).toBeNull();
       expect(rules.onDue(now + 900, now)).toEqual({ claimNow: false, timerAt: now + 900 });
     });
 

@@ -13,7 +13,7 @@ const MAX_OWN_QUERIES_OWED = 2;
 export interface DueDecision {
   /** Claim now. */
   claimNow: boolean;
-  /** (Re-)arm the due timer to fire at this time (epoch ms); null leaves the timer as it is. */
+  /** (Re-)arm the due timer to fire once Date.now() reaches this time (epoch ms); null leaves the timer as it is. */
   timerAt: number | null;
 }
 
@@ -36,10 +36,11 @@ export interface ClaimTally {
  *   the poller again (else an idle worker would send one empty claim per finished job). A due time, its timer,
  *   or a notification makes more work likely again.
  * - Freed room wakes the poller only when more work is likely and the pool wants a refill.
- * - A due time within CLOCK_SLACK_MS is claimed now, so a database clock slightly ahead does not turn an immediate
- *   job into a timer. One not yet past by this host's clock is also kept for the due timer (DueTimes), armed for the
- *   earliest kept and, when it fires, for the next: a clock slightly behind does not leave a job due in a few
- *   milliseconds to the fallback poll, and a due time heard of before an earlier one is not forgotten.
+ * - A due time within CLOCK_SLACK_MS is claimed now, so a database clock slightly ahead of this host's does not hold
+ *   a job back until the timer. One this host's clock has not reached is also kept for the due timer (DueTimes),
+ *   armed for the earliest kept and, when it fires, for the next, so a due time heard of before an earlier one is
+ *   not forgotten. A database clock behind this host's makes the timer's claim come early, and the job waits for the
+ *   fallback poll: the timer relies on the two clocks agreeing to the millisecond (one host, or NTP).
  * - The fallback tick claims only when this instance has not talked to the database since the last tick (a claim
  *   within half the interval, a maintenance round, or the LISTEN connection's probe; each query of its own stands in
  *   for one tick's claim, for at most two ticks in a row): an idle instance makes one query per interval, and a job
@@ -71,16 +72,12 @@ export class WakeRules {
     return this.moreLikely && poolWantsRefill;
   }
 
-  /**
-   * Jobs are due at `at` (database clock, whole ms): whether to claim now, and whether to arm the due timer. `at`
-   * may be up to a millisecond before the row's run_at (Node truncates microseconds), so only a due time before this
-   * millisecond is surely seen by a claim sent now; one in this very millisecond arms the timer as well.
-   */
+  /** Jobs are due by `at` (ClaimTrigger.jobsDueAt): whether to claim now, and whether to arm the due timer. */
   onDue(at: number, now: number): DueDecision {
     const delay = at - now;
     const claimNow = delay <= CLOCK_SLACK_MS;
     if (claimNow) this.moreLikely = true;
-    const earliest = delay >= 0 && this.due.add(at);
+    const earliest = delay > 0 && this.due.add(at);
     return { claimNow, timerAt: earliest ? at : null };
   }
 
@@ -92,7 +89,7 @@ export class WakeRules {
   /** The due timer fired at `now`: claim (always); returns the next due time to arm the timer for, or null. */
   onTimer(now: number): number | null {
     this.moreLikely = true;
-    return this.due.passed(now);
+    return this.due.reached(now);
   }
 
   /** This instance queried the database on its own account (its maintenance round, its LISTEN connection's probe). */

@@ -164,8 +164,21 @@ describe('WorkerPool: a claim’s room', () => {
       const before = Date.now();
       written(true);
       const at = waker.jobsDueAt.mock.calls[0][0] as number;
-      expect(at).toBeGreaterThanOrEqual(before + 5_000);
-      expect(at).toBeLessThanOrEqual(Date.now() + 5_000);
+      // By the millisecond after: the write's now() came before this moment, with its microseconds.
+      expect(at).toBeGreaterThanOrEqual(before + 5_001);
+      expect(at).toBeLessThanOrEqual(Date.now() + 5_001);
+    });
+
+    it('tells the claim trigger that a job it handed back at once is due now, without a due time', () => {
+      const { pool, executor, completer, waker } = poolWith({}, [handler('A')]);
+      pool.start();
+      const j = job('A');
+      pool.accept([j], performance.now());
+      executor.running.get(j.id)!({ id: j.id, token: 'tok', status: JobStatus.PENDING, delay_ms: 0 });
+      const written = (completer.add as jest.Mock).mock.calls[0][1] as (written: boolean) => void;
+      written(true);
+      expect(waker.jobsDueNow).toHaveBeenCalledTimes(1);
+      expect(waker.jobsDueAt).not.toHaveBeenCalled();
     });
   });
 });

@@ -7,6 +7,7 @@
 --   0001 baseline
 --   0002 live
 --   0003 schedule-control-and-instances
+--   0004 notify-due-bound
 
 CREATE OR REPLACE FUNCTION {schema}.conveyor_notify_inserted()
  RETURNS trigger
@@ -16,7 +17,9 @@ DECLARE next_run timestamptz;
 BEGIN
   SELECT min(run_at) INTO next_run FROM inserted WHERE status IN ('SCHEDULED','PENDING','RETRYING');
   IF next_run IS NOT NULL THEN
-    PERFORM pg_notify(TG_ARGV[0], (extract(epoch FROM next_run) * 1000)::bigint::text);
+    PERFORM pg_notify(TG_ARGV[0], (CASE WHEN next_run > now()
+      THEN ceil(extract(epoch FROM next_run) * 1000)
+      ELSE floor(extract(epoch FROM next_run) * 1000) END)::bigint::text);
   END IF;
   RETURN NULL;
 END

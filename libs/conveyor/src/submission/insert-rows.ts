@@ -14,6 +14,7 @@ import {
   unpackInsertedBatch,
 } from '../storage/statements';
 import { JobRow } from '../storage/statements/job-row.mapper';
+import { JobStatus } from '../job/job-status';
 
 /*
  * One insert statement (insertRows), and the statements of one round of insertJobsEach: the rows together
@@ -26,6 +27,8 @@ export interface CommittedInsert {
   backendPid: number;
   /** Epoch ms, as PostgreSQL stored it (to the millisecond, truncated). */
   earliestRunAt: number;
+  /** The earliest row was due when the insert ran (PENDING): it is due once the insert commits. */
+  dueAtInsert: boolean;
 }
 
 /**
@@ -33,10 +36,16 @@ export interface CommittedInsert {
  * rows it created (none when it created none).
  */
 export function committedTransaction(backendPid: number, created: readonly JobRow[]): CommittedInsert[] {
-  if (created.length === 0) return [];
-  let earliestRunAt = Infinity;
-  for (const row of created) earliestRunAt = Math.min(earliestRunAt, (row.run_at as Date).getTime());
-  return [{ backendPid, earliestRunAt }];
+  const committed = committedInsert(backendPid, created);
+  return committed ? [committed] : [];
+}
+
+/** What a committed insert of `rows` tells the local pickup; undefined when it inserted none. */
+function committedInsert(backendPid: number, rows: Iterable<JobRow>): CommittedInsert | undefined {
+  let earliest: JobRow | undefined;
+  for (const row of rows) if (!earliest || (row.run_at as Date) < (earliest.run_at as Date)) earliest = row;
+  if (!earliest) return undefined;
+  return { backendPid, earliestRunAt: (earliest.run_at as Date).getTime(), dueAtInsert: earliest.status === JobStatus.PENDING };
 }
 
 /** What one insert statement did. */
@@ -109,15 +118,11 @@ function isSplittable(err: unknown): boolean {
 export async function insertRows(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet = false): Promise<InsertedRows> {
   const { columns, committedOn } = await insertStatement(runner, t, rows, quiet);
   const inserted = new Map<string, JobRow>();
-  let earliestRunAt = Infinity;
   for (let i = 0; i < rows.length; i++) {
     const c = columns[i];
-    if (!c) continue;
-    inserted.set(c.id, storedJobRow(rows[i], c));
-    earliestRunAt = Math.min(earliestRunAt, c.run_at.getTime());
+    if (c) inserted.set(c.id, storedJobRow(rows[i], c));
   }
-  const committed = committedOn !== undefined && inserted.size > 0 ? { backendPid: committedOn, earliestRunAt } : undefined;
-  return { rows: inserted, committed };
+  return { rows: inserted, committed: committedOn === undefined ? undefined : committedInsert(committedOn, inserted.values()) };
 }
 
 /** What one insert statement sent back: `columns[i]` for `rows[i]`, undefined for a row it skipped. */

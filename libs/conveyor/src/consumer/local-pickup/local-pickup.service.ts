@@ -63,8 +63,11 @@ export class LocalPickupService implements LocalPickup, PickupHooks {
 
   committed(inserts: readonly CommittedInsert[]): void {
     if (!this.trigger.attached) return;
-    for (const { backendPid, earliestRunAt } of inserts) {
-      if (this.echoes.insertCommitted(backendPid, earliestRunAt, Date.now())) this.trigger.jobsDueAt(earliestRunAt);
+    for (const { backendPid, earliestRunAt, dueAtInsert } of inserts) {
+      if (!this.echoes.insertCommitted(backendPid, earliestRunAt, Date.now())) continue;
+      // A row due at the insert is due now that it committed; a later run_at, truncated here, is due by the next ms.
+      if (dueAtInsert) this.trigger.jobsDueNow();
+      else this.trigger.jobsDueAt(earliestRunAt + 1);
     }
   }
 

@@ -73,8 +73,9 @@ function forgetOld(list: Notice[], now: number): void {
 }
 
 /**
- * The insert's run_at as Node parsed it (milliseconds, truncated) against the NOTIFY's (the trigger's
- * `(epoch * 1000)::bigint`, rounded): the same instant reads as equal or one millisecond more.
+ * The insert's run_at as Node parsed it (milliseconds, truncated) against the NOTIFY's (the trigger's, rounded up
+ * for a scheduled row and down for one due at once: migration 0004): the same instant reads as equal or one
+ * millisecond more.
  */
 function sameRunAt(insertedAt: number, notifiedAt: number): boolean {
   const d = notifiedAt - insertedAt;

@@ -1,6 +1,7 @@
 import { baselineMigration } from './0001-baseline.migration';
 import { liveMigration } from './0002-live.migration';
 import { scheduleControlAndInstancesMigration } from './0003-schedule-control-and-instances.migration';
+import { notifyDueBoundMigration } from './0004-notify-due-bound.migration';
 import { Migration } from './migration.interface';
 
 /**
@@ -9,4 +10,9 @@ import { Migration } from './migration.interface';
  * release, which keep running during a rolling upgrade), and `npm run schema:snapshot` updates ../schema.sql.
  * An applied migration is never edited.
  */
-export const MIGRATIONS: readonly Migration[] = [baselineMigration, liveMigration, scheduleControlAndInstancesMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  baselineMigration,
+  liveMigration,
+  scheduleControlAndInstancesMigration,
+  notifyDueBoundMigration,
+];

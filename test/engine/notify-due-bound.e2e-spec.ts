@@ -1,0 +1,65 @@
+import { Client, Pool } from 'pg';
+import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+
+/**
+ * The insert NOTIFY's payload is a due time a worker can claim against (migration 0004): a scheduled row's run_at
+ * rounded up to the millisecond, a row due at once rounded down. Checked against the row's run_at in microseconds,
+ * over enough inserts that their microseconds are anything.
+ */
+describe('the insert NOTIFY announces a due time to claim against', () => {
+  let schema: TestSchema;
+  let recorder: Pool;
+  let t: TestApp;
+  let observer: Client;
+  const heard: string[] = [];
+
+  beforeAll(async () => {
+    schema = await createTestSchema('notifydue');
+    recorder = new Pool({ connectionString: process.env.CONVEYOR_TEST_DATABASE_URL, max: 1 });
+    await recorder.query(createInvocationsTableSql(schema.schema));
+    const providers = [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler];
+    t = await createTestApp({ schema: schema.schema, providers, engine: { runWorkers: false }, http: false });
+    observer = new Client({ connectionString: process.env.CONVEYOR_TEST_DATABASE_URL });
+    observer.on('notification', (msg) => heard.push(msg.payload ?? ''));
+    await observer.connect();
+    await observer.query(`LISTEN "${t.db.channel}"`);
+  });
+
+  afterAll(async () => {
+    await observer?.end();
+    await t?.close();
+    await recorder?.end();
+    await schema?.drop();
+  });
+
+  /** Enqueues one job with `options` and returns its NOTIFY's payload and its run_at in µs. */
+  const announced = async (options: { delayMs?: number; idempotencyKey?: string }) => {
+    const before = heard.length;
+    const job = await t.jobs.enqueue('TEST_RECORD', {}, options);
+    await waitFor(() => heard.length > before, { message: 'the insert’s NOTIFY' });
+    const { rows } = await t.sql.query<{ us: string }>(
+      `SELECT (extract(epoch FROM run_at) * 1000000)::bigint::text AS us FROM ${schema.schema}.conveyor_jobs WHERE id = $1`,
+      [job.id],
+    );
+    return { payloadUs: BigInt(heard[before]) * 1000n, runAtUs: BigInt(rows[0].us) };
+  };
+
+  it('a scheduled row: its run_at rounded up to the millisecond', async () => {
+    for (let i = 0; i < 20; i++) {
+      const { payloadUs, runAtUs } = await announced({ delayMs: 60_000 + i });
+      expect(payloadUs).toBeGreaterThanOrEqual(runAtUs);
+      expect(payloadUs - runAtUs).toBeLessThan(1000n);
+    }
+  });
+
+  it('a row due at once: its run_at rounded down', async () => {
+    for (let i = 0; i < 20; i++) {
+      const { payloadUs, runAtUs } = await announced({ idempotencyKey: `notify-due-${Date.now()}-${i}` });
+      expect(payloadUs).toBeLessThanOrEqual(runAtUs);
+      expect(runAtUs - payloadUs).toBeLessThan(1000n);
+    }
+  });
+});
