@@ -91,7 +91,8 @@ describe('wake-up by this instance’s own inserts', () => {
     const submitAndRun = async (i: number) => {
       // Announced inserts (one due now without a key would be quiet: quiet-own-inserts.e2e-spec): scheduled ones,
       // and ones due at once that carry a key.
-      const options = i % 2 === 0 ? { delayMs: 60 } : { idempotencyKey: `local-wake-claims-${Date.now()}-${i}` };
+      // 200 ms: an answer late by more than that less the clock slack would claim at once and again at the timer.
+      const options = i % 2 === 0 ? { delayMs: 200 } : { idempotencyKey: `local-wake-claims-${Date.now()}-${i}` };
       const job = await listening.jobs.enqueue('TEST_RECORD', { i }, options);
       await completedWithin(listening.jobs, job.id, 3_000);
       // Both halves of the pair have arrived: nothing is left waiting for its partner.

@@ -36,7 +36,7 @@ describe('the insert NOTIFY announces a due time to claim against', () => {
   });
 
   /** Enqueues one job with `options` and returns its NOTIFY's payload and its run_at in µs. */
-  const announced = async (options: { delayMs?: number; idempotencyKey?: string }) => {
+  const announced = async (options: { delayMs?: number; idempotencyKey?: string; runAt?: Date }) => {
     const before = heard.length;
     const job = await t.jobs.enqueue('TEST_RECORD', {}, options);
     await waitFor(() => heard.length > before, { message: 'the insert’s NOTIFY' });
@@ -53,6 +53,13 @@ describe('the insert NOTIFY announces a due time to claim against', () => {
       expect(payloadUs).toBeGreaterThanOrEqual(runAtUs);
       expect(payloadUs - runAtUs).toBeLessThan(1000n);
     }
+  });
+
+  it('a scheduled row at a whole millisecond (runAt from a client): that millisecond', async () => {
+    const runAt = new Date(Date.now() + 60_000);
+    const { payloadUs, runAtUs } = await announced({ runAt });
+    expect(payloadUs).toBe(BigInt(runAt.getTime()) * 1000n);
+    expect(runAtUs).toBe(payloadUs);
   });
 
   it('a row due at once: its run_at rounded down', async () => {

@@ -109,17 +109,18 @@ export class JobPoller implements ClaimWaker {
     if (timerAt !== null) this.armDueTimer(timerAt, now);
   }
 
-  /** Fires once Date.now() reaches due time `at`, claims, and arms itself for the next due time. */
+  /**
+   * Fires a millisecond after due time `at` by Date.now(), claims, and arms itself for the next due time. The
+   * millisecond is a margin for a database clock a little behind this host's.
+   */
   private armDueTimer(at: number, now: number): void {
     if (this.dueTimer) clearTimeout(this.dueTimer);
     this.dueTimer = setTimeout(
       () => {
         this.dueTimer = null;
-        if (!this.running) return;
         const fired = Date.now();
-        // A timer can fire a millisecond early by Date.now() (or early by the 2^31 ms cap): a claim then could come
-        // before the jobs are due, so it waits on.
-        if (fired < at) {
+        // A timer can fire a millisecond early by Date.now() (or early by the 2^31 ms cap): it waits on.
+        if (fired <= at) {
           this.armDueTimer(at, fired);
           return;
         }
@@ -127,7 +128,7 @@ export class JobPoller implements ClaimWaker {
         this.wake();
         if (next !== null) this.armDueTimer(next, fired);
       },
-      Math.min(at - now, 2 ** 31 - 1),
+      Math.min(at - now + 1, 2 ** 31 - 1),
     );
   }
 
