@@ -4,6 +4,7 @@ import { CONVEYOR_MODULE_INPUT, ConveyorConfigurableModule } from './conveyor.mo
 import { validateConveyorOptions, ConveyorOptionsInput } from './config/validate-conveyor-options';
 import { WorkerConnection } from './storage/connections/worker-connection.service';
 import { ConveyorDatabase } from './storage/connections/conveyor-database.service';
+import { DatabaseClock } from './storage/connections/database-clock.service';
 import { ConsumerModule } from './consumer/consumer.module';
 import { CronModule } from './cron/cron.module';
 import { ConveyorEvents } from './observation/events/conveyor-events.service';
@@ -32,6 +33,7 @@ import { LiveWatchDetector } from './observation/live/live-watch-detector.servic
  */
 const core = [
   ConveyorDatabase,
+  DatabaseClock,
   WorkerConnection,
   ConveyorEvents,
   ClaimTrigger,

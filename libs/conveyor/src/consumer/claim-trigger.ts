@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { DatabaseClock } from '../storage/connections/database-clock.service';
 
 /** What the poller does when told that a claim may find work (JobPoller implements it and attaches itself). */
 export interface ClaimWaker {
   /** A slot or buffer space freed up. */
   capacityFreed(): void;
   /**
-   * Jobs are, or will be, due by `at` (epoch ms, database clock): a claim sent once this host's Date.now() has reached
+   * Jobs are, or will be, due by `at` (epoch ms, database clock): a claim sent once the database's clock has reached
    * `at` sees them. A caller that knows a due time only to the millisecond, truncated, passes the millisecond after.
    */
   jobsDueAt(at: number): void;
@@ -32,6 +33,8 @@ export interface ClaimWaker {
 export class ClaimTrigger {
   private waker: ClaimWaker | null = null;
 
+  constructor(private readonly clock: DatabaseClock) {}
+
   /** The poller takes the calls until the returned function is called. */
   attach(waker: ClaimWaker): () => void {
     this.waker = waker;
@@ -51,6 +54,15 @@ export class ClaimTrigger {
 
   jobsDueAt(at: number): void {
     this.waker?.jobsDueAt(at);
+  }
+
+  /**
+   * A job went back to waiting, due `delayMs` after a write that has been answered: its run_at is the write's now()
+   * plus the delay, so it is due by the millisecond after the database's clock now plus the delay.
+   */
+  jobsDueIn(delayMs: number): void {
+    if (delayMs > 0) this.jobsDueAt(this.clock.now() + Math.ceil(delayMs) + 1);
+    else this.jobsDueNow();
   }
 
   /** Jobs are due now: claim as soon as possible. */

@@ -1,3 +1,4 @@
+import { DatabaseClock } from '../storage/connections/database-clock.service';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { conveyorDefaults } from '../config/conveyor-defaults';
 import { JobStatus } from '../job/job-status';
@@ -34,7 +35,7 @@ function completerWith(options: Partial<ConveyorOptions>) {
         });
       }),
   };
-  const trigger = new ClaimTrigger();
+  const trigger = new ClaimTrigger(new DatabaseClock());
   const waker = { capacityFreed: jest.fn(), jobsDueAt: jest.fn(), jobsDueNow: jest.fn(), queriedDatabase: jest.fn() };
   trigger.attach(waker);
   const completer = new Completer({ tables } as ConveyorDatabase, trigger, { ...conveyorDefaults(), ...options }, {

@@ -1,3 +1,4 @@
+import { DatabaseClock } from '../storage/connections/database-clock.service';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { LivePublisher } from '../observation/live/live-publisher.service';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
@@ -37,11 +38,12 @@ describe('JobPoller: the due timer', () => {
       claimReturned: () => undefined,
       noClaimComing: () => undefined,
     };
-    trigger = new ClaimTrigger();
     const options = { pollIntervalMs: 3_600_000, workerId: 'w', leaseMs: 30_000 } as ConveyorOptions;
     const events = { emit: () => undefined } as unknown as ConveyorEvents;
     const live = { watching: false } as unknown as LivePublisher;
-    poller = new JobPoller(options, strategy, pool, events, trigger, pickup, live);
+    const clock = new DatabaseClock();
+    trigger = new ClaimTrigger(clock);
+    poller = new JobPoller(options, strategy, pool, events, trigger, pickup, live, clock);
     await poller.start();
     claims = 0;
   });

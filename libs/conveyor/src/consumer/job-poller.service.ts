@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LivePublisher } from '../observation/live/live-publisher.service';
 import { CLAIM_STRATEGY, CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { DatabaseClock } from '../storage/connections/database-clock.service';
 import { claimedItems } from './claiming/claimed-items';
 import { ClaimStrategy } from './claiming/claim-strategy.interface';
 import { isConnectionError } from '../storage/connections/connection-errors';
@@ -51,6 +52,7 @@ export class JobPoller implements ClaimWaker {
     private readonly trigger: ClaimTrigger,
     @Inject(PICKUP_HOOKS) private readonly pickup: PickupHooks,
     private readonly live: LivePublisher,
+    private readonly clock: DatabaseClock,
   ) {
     this.rules = new WakeRules(options.pollIntervalMs);
   }
@@ -103,23 +105,24 @@ export class JobPoller implements ClaimWaker {
   /** ClaimWaker: claim now if `at` has come (within the clock slack), and arm the due timer if it has not. */
   jobsDueAt(at: number): void {
     if (!this.running) return;
-    const now = Date.now();
+    const now = this.clock.now();
     const { claimNow, timerAt } = this.rules.onDue(at, now);
     if (claimNow) this.wake();
     if (timerAt !== null) this.armDueTimer(timerAt, now);
   }
 
   /**
-   * Fires a millisecond after due time `at` by Date.now(), claims, and arms itself for the next due time. The
-   * millisecond is a margin for a database clock a little behind this host's.
+   * Fires a millisecond after due time `at` by the database's clock as this host estimates it (DatabaseClock), claims,
+   * and arms itself for the next due time. The millisecond is a margin for the estimate.
    */
   private armDueTimer(at: number, now: number): void {
     if (this.dueTimer) clearTimeout(this.dueTimer);
     this.dueTimer = setTimeout(
       () => {
         this.dueTimer = null;
-        const fired = Date.now();
-        // A timer can fire a millisecond early by Date.now() (or early by the 2^31 ms cap): it waits on.
+        const fired = this.clock.now();
+        // A timer can fire a millisecond early by the clock (or early by the 2^31 ms cap, or as the estimate moved): it
+        // waits on.
         if (fired <= at) {
           this.armDueTimer(at, fired);
           return;
@@ -186,7 +189,7 @@ export class JobPoller implements ClaimWaker {
         if (jobs.length > 0 && this.live.watching) this.live.announceItems(claimedItems(claim));
         this.pickup.claimReturned(claimNo, jobs);
         // Competitors took every row this claim read: more is likely waiting once their claims are done.
-        if (this.rules.onLostRaces(claim.lostEveryRound)) this.jobsDueAt(Date.now() + LOST_RACES_RETRY_MS);
+        if (this.rules.onLostRaces(claim.lostEveryRound)) this.jobsDueAt(this.clock.now() + LOST_RACES_RETRY_MS);
         const full = this.rules.onClaimed(
           {
             taken: jobs.length,

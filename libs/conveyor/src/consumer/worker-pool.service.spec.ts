@@ -1,3 +1,4 @@
+import { DatabaseClock } from '../storage/connections/database-clock.service';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { conveyorDefaults } from '../config/conveyor-defaults';
 import { HandlerRegistry } from '../handlers/handler-registry.service';
@@ -40,7 +41,7 @@ function poolWith(options: Partial<ConveyorOptions>, handlers: RegisteredHandler
   for (const h of handlers) registry.register(h);
   const executor = new HeldExecutor();
   const completer = { backlog, add: jest.fn() } as unknown as Completer;
-  const trigger = new ClaimTrigger();
+  const trigger = new ClaimTrigger(new DatabaseClock());
   const waker = { capacityFreed: jest.fn(), jobsDueAt: jest.fn(), jobsDueNow: jest.fn(), queriedDatabase: jest.fn() };
   trigger.attach(waker);
   const opts = { ...conveyorDefaults(), ...options };

@@ -374,7 +374,7 @@ export class WorkerPool {
           const outcome = outcomeOf(row);
           this.events.emit('finished', held.job, row.status, durationMs, outcome);
           logOutcome(this.logger, held.job, row, this.options.workerId, durationMs, outcome);
-          if (row.delay_ms !== undefined && row.delay_ms !== null) this.backToWaiting(row.delay_ms);
+          if (row.delay_ms !== undefined && row.delay_ms !== null) this.trigger.jobsDueIn(row.delay_ms);
         } else {
           this.events.emit('stale', held.job.id, this.options.workerId);
           const why = held.cancelled ? 'the job was cancelled meanwhile' : 'the claim was no longer ours';
@@ -383,14 +383,5 @@ export class WorkerPool {
       },
       held,
     );
-  }
-
-  /**
-   * A job this pool ran went back to waiting, due `delayMs` after its outcome write's now(): by this host's clock, the
-   * write came before this moment, so the job is due by the millisecond after now + delay (ClaimTrigger.jobsDueAt).
-   */
-  private backToWaiting(delayMs: number): void {
-    if (delayMs > 0) this.trigger.jobsDueAt(Date.now() + Math.ceil(delayMs) + 1);
-    else this.trigger.jobsDueNow();
   }
 }

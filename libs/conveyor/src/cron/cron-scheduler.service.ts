@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { DatabaseClock } from '../storage/connections/database-clock.service';
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { insertRows } from '../submission/insert-rows';
@@ -35,8 +36,8 @@ export function cronJobKey(name: string, tick: Date): string {
  * `cron:<schedule>:<tick ISO>` and the insert skips a key that exists, so one tick is one job even if the
  * progress row were lost or moved back.
  *
- * Ticks are due by the database's clock, so instances with skewed clocks agree; each round measures the
- * offset of the local clock and the timer is armed for the next tick in database time.
+ * Ticks are due by the database's clock, so instances with skewed clocks agree; each round reads that clock
+ * (DatabaseClock keeps this host's estimate of it) and the timer is armed for the next tick in database time.
  *
  * Restarts: the progress row survives, so the first round after a start enqueues the ticks missed while no
  * instance ran — at most `catchUp` of them, the newest (default 1: a missed schedule runs once, now, like
@@ -57,8 +58,6 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
   private stopped = false;
   private registered = false;
   private failures = 0;
-  /** Database clock minus local clock, in ms, as last measured. */
-  private clockOffsetMs = 0;
 
   constructor(
     private readonly registry: ScheduleRegistry,
@@ -66,6 +65,7 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
     private readonly validator: JobRequestValidator,
     private readonly events: ConveyorEvents,
     private readonly live: LivePublisher,
+    private readonly clock: DatabaseClock,
   ) {}
 
   /**
@@ -107,7 +107,7 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
       this.logger.warn(
         new LogRecord('Cron round failed; trying again', { retryInMs: pause, failures: this.failures, error: (err as Error).message }),
       );
-      next = this.databaseNow() + pause;
+      next = this.clock.now() + pause;
     }
     this.arm(next);
   }
@@ -116,12 +116,8 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
   private arm(at: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    const delay = Math.min(MAX_SLEEP_MS, Math.max(0, at - this.databaseNow()));
+    const delay = Math.min(MAX_SLEEP_MS, Math.max(0, at - this.clock.now()));
     this.timer = setTimeout(() => void this.tick(), delay);
-  }
-
-  private databaseNow(): number {
-    return Date.now() + this.clockOffsetMs;
   }
 
   /** Enqueues every due tick in one transaction; returns when the next tick is due (database clock, epoch ms). */
@@ -182,15 +178,14 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   /**
-   * Reads the database clock and updates the local clock's offset from it (half the round trip counted each
-   * way). Returns the transaction's start: ticks due by then are enqueued, so each of those jobs is due at
-   * once (PENDING); a tick that fell due while the round waited for the locks is left to the next round,
-   * which the timer then runs at once.
+   * Reads the database clock and gives the reading to DatabaseClock (this host's estimate of it). Returns the
+   * transaction's start: ticks due by then are enqueued, so each of those jobs is due at once (PENDING); a tick that
+   * fell due while the round waited for the locks is left to the next round, which the timer then runs at once.
    */
   private async measureClock(tx: SqlRunner): Promise<Date> {
     const before = Date.now();
     const clock = (await run<{ tx_now: Date; now: Date }>(tx, databaseClock())).rows[0];
-    this.clockOffsetMs = clock.now.getTime() - Math.round((before + Date.now()) / 2);
+    this.clock.read(clock.now.getTime(), before, Date.now());
     return clock.tx_now;
   }
 }

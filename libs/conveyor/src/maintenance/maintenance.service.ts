@@ -5,6 +5,7 @@ import { ClaimTrigger } from '../consumer/claim-trigger';
 import { MESSAGES } from '../errors/conveyor.messages';
 import { isConnectionError } from '../storage/connections/connection-errors';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { DatabaseClock } from '../storage/connections/database-clock.service';
 import { RescuedRow } from '../storage/statements/job-rescue-expired.sql';
 import { maintenanceRound, MaintenanceRoundRow } from '../storage/statements/maintenance-round.sql';
 import { run } from '../storage/statements/statement';
@@ -35,6 +36,7 @@ export class MaintenanceService {
     private readonly trigger: ClaimTrigger,
     private readonly instances: InstanceRegistry,
     private readonly db: ConveyorDatabase,
+    private readonly clock: DatabaseClock,
   ) {}
 
   start(): void {
@@ -61,6 +63,7 @@ export class MaintenanceService {
     const attempt = this.leader.attempt();
     let rows: MaintenanceRoundRow[];
     let dutiesDone = true;
+    const sentAt = Date.now();
     try {
       rows = await this.sendRound(attempt, true);
     } catch (err) {
@@ -76,9 +79,10 @@ export class MaintenanceService {
       }
     }
     this.instances.written();
+    this.clock.read(rows[0].clock_ms, sentAt, Date.now());
     // This instance just talked to the database: its poller may skip a fallback tick.
     this.trigger.queriedDatabase();
-    const term = this.leader.settle(attempt, rows[0]?.term);
+    const term = this.leader.settle(attempt, rows[0].term ?? undefined);
     if (!term) return;
     try {
       const rescued = dutiesDone ? rows.filter((r): r is MaintenanceRoundRow & RescuedRow => r.id !== null) : undefined;

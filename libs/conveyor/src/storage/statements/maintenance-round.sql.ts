@@ -25,15 +25,18 @@ export interface MaintenanceRoundRequest {
 }
 
 /**
- * A row of the round's answer: none when another instance leads; otherwise the term held, once with the rescued
- * columns null when nothing was rescued, or once per rescued job.
+ * A row of the round's answer: the term held (null when another instance leads), once with the rescued columns null
+ * when nothing was rescued, or once per rescued job; each with the database's clock (`clock_timestamp()`, epoch ms)
+ * for DatabaseClock.
  */
-export type MaintenanceRoundRow = { term: number } & { [K in keyof RescuedRow]: RescuedRow[K] | null };
+export type MaintenanceRoundRow = { term: number | null; clock_ms: number } & { [K in keyof RescuedRow]: RescuedRow[K] | null };
+
+const CLOCK_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::float8 AS clock_ms`;
 
 /**
  * One instance's maintenance round in one statement, so that an idle instance's round costs one query, as a poll
- * does: claim or renew the leadership, write the instance's heartbeat, and — only when the claim returned the
- * term — delete dead instances' rows and rescue a first batch of expired leases.
+ * does: claim or renew the leadership, write the instance's heartbeat, read the database's clock, and — only when
+ * the claim returned the term — delete dead instances' rows and rescue a first batch of expired leases.
  *
  * The leader's writes are fenced by the claim in the same statement (`EXISTS (SELECT 1 FROM lead)`), not by
  * leaderFence: a statement's CTEs all read one snapshot, taken before the claim's update, so the leadership table
@@ -49,13 +52,14 @@ WITH lead AS (${leadershipClaimSql(t, p, r.holder, r.heldTerm, r.leaseMs)}
 )`;
   if (!r.leaderDuties) {
     const text = `${bookkeeping}
-SELECT lead.term, NULL AS id, NULL AS status, NULL AS queue, NULL AS type, NULL AS attempts, NULL AS lost_by FROM lead`;
+SELECT lead.term, NULL AS id, NULL AS status, NULL AS queue, NULL AS type, NULL AS attempts, NULL AS lost_by, ${CLOCK_MS}
+FROM (SELECT 1) AS one LEFT JOIN lead ON true`;
     return { text, values: p.values };
   }
   const text = `${bookkeeping}, pruned AS (${instanceDeleteExpiredSql(t, p, r.instance.id, leads)}
 ), rescued AS (${jobRescueExpiredSql(t, p, r.rescueLimit, r.messagePrefix, leads)}
 )
-SELECT lead.term, rescued.id, rescued.status, rescued.queue, rescued.type, rescued.attempts, rescued.lost_by
-FROM lead LEFT JOIN rescued ON true`;
+SELECT lead.term, rescued.id, rescued.status, rescued.queue, rescued.type, rescued.attempts, rescued.lost_by, ${CLOCK_MS}
+FROM (SELECT 1) AS one LEFT JOIN lead ON true LEFT JOIN rescued ON true`;
   return { text, values: p.values };
 }
