@@ -1,13 +1,14 @@
 import { Client, Pool } from 'pg';
+import { parseDueNotice } from '@conveyor/core/storage/statements/due-notice.codec';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 
 /**
- * The insert NOTIFY's payload is a due time a worker can claim against (migration 0004): a scheduled row's run_at
- * rounded up to the millisecond, a row due at once rounded down. Checked against the row's run_at in microseconds,
- * over enough inserts that their microseconds are anything.
+ * The insert NOTIFY's payload says when a claim sees the rows (migration 0004, storage/statements/due-notice.codec):
+ * a scheduled row's run_at rounded up to the millisecond, rows due at once as `ready:` and their run_at rounded down.
+ * Checked against the row's run_at in microseconds, over enough inserts that their microseconds are anything.
  */
 describe('the insert NOTIFY announces a due time to claim against', () => {
   let schema: TestSchema;
@@ -35,7 +36,7 @@ describe('the insert NOTIFY announces a due time to claim against', () => {
     await schema?.drop();
   });
 
-  /** Enqueues one job with `options` and returns its NOTIFY's payload and its run_at in µs. */
+  /** Enqueues one job with `options` and returns its NOTIFY's notice and its run_at in µs. */
   const announced = async (options: { delayMs?: number; idempotencyKey?: string; runAt?: Date }) => {
     const before = heard.length;
     const job = await t.jobs.enqueue('TEST_RECORD', {}, options);
@@ -44,12 +45,14 @@ describe('the insert NOTIFY announces a due time to claim against', () => {
       `SELECT (extract(epoch FROM run_at) * 1000000)::bigint::text AS us FROM ${schema.schema}.conveyor_jobs WHERE id = $1`,
       [job.id],
     );
-    return { payloadUs: BigInt(heard[before]) * 1000n, runAtUs: BigInt(rows[0].us) };
+    const notice = parseDueNotice(heard[before])!;
+    return { ready: notice.ready, payloadUs: BigInt(notice.at) * 1000n, runAtUs: BigInt(rows[0].us) };
   };
 
   it('a scheduled row: its run_at rounded up to the millisecond', async () => {
     for (let i = 0; i < 20; i++) {
-      const { payloadUs, runAtUs } = await announced({ delayMs: 60_000 + i });
+      const { ready, payloadUs, runAtUs } = await announced({ delayMs: 60_000 + i });
+      expect(ready).toBe(false);
       expect(payloadUs).toBeGreaterThanOrEqual(runAtUs);
       expect(payloadUs - runAtUs).toBeLessThan(1000n);
     }
@@ -57,14 +60,16 @@ describe('the insert NOTIFY announces a due time to claim against', () => {
 
   it('a scheduled row at a whole millisecond (runAt from a client): that millisecond', async () => {
     const runAt = new Date(Date.now() + 60_000);
-    const { payloadUs, runAtUs } = await announced({ runAt });
+    const { ready, payloadUs, runAtUs } = await announced({ runAt });
+    expect(ready).toBe(false);
     expect(payloadUs).toBe(BigInt(runAt.getTime()) * 1000n);
     expect(runAtUs).toBe(payloadUs);
   });
 
-  it('a row due at once: its run_at rounded down', async () => {
+  it('a row due at once: ready, with its run_at rounded down', async () => {
     for (let i = 0; i < 20; i++) {
-      const { payloadUs, runAtUs } = await announced({ idempotencyKey: `notify-due-${Date.now()}-${i}` });
+      const { ready, payloadUs, runAtUs } = await announced({ idempotencyKey: `notify-due-${Date.now()}-${i}` });
+      expect(ready).toBe(true);
       expect(payloadUs).toBeLessThanOrEqual(runAtUs);
       expect(runAtUs - payloadUs).toBeLessThan(1000n);
     }

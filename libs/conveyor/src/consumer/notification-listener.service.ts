@@ -6,6 +6,7 @@ import { abandonConnection } from '../storage/connections/statement-deadline';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { parseCancelNotice } from '../storage/statements/cancel-notice.codec';
+import { parseDueNotice } from '../storage/statements/due-notice.codec';
 import { parseWatchNotice } from '../storage/statements/watch-notice.codec';
 import { LiveWatchDetector } from '../observation/live/live-watch-detector.service';
 import { ClaimTrigger } from './claim-trigger';
@@ -101,11 +102,10 @@ export class NotificationListener {
   }
 
   /**
-   * A NOTIFY from backend `pid`: its payload is the earliest run_at among the rows it announces, as a due time the
-   * poller can claim against (epoch ms: rounded up for a scheduled row, down for one due at once; migration 0004). One that
-   * echoes an insert of this instance's, which woke the poller already, wakes nothing. A cancel notice addressed to
-   * this instance's worker id goes to the pool; one addressed to another instance is ignored. A watch notice goes to
-   * the live-watch detector.
+   * A NOTIFY from backend `pid`: a due notice (jobs ready now, or due at a time the poller can claim against), a
+   * cancel notice or a watch notice. A due notice that echoes an insert of this instance's, which woke the poller
+   * already, wakes nothing. A cancel notice addressed to this instance's worker id goes to the pool; one addressed to
+   * another instance is ignored. A watch notice goes to the live-watch detector. Anything else wakes the poller.
    */
   private notified(payload: string | undefined, pid: number): void {
     const watchMs = parseWatchNotice(payload);
@@ -115,9 +115,11 @@ export class NotificationListener {
       if (cancel.owner === this.options.workerId) this.pool.cancelled(cancel.jobId, cancel.token);
       return;
     }
-    const at = Number(payload);
-    if (!Number.isFinite(at)) this.trigger.jobsDueNow();
-    else if (!this.pickup.isEcho(pid, at)) this.trigger.jobsDueAt(at);
+    const due = parseDueNotice(payload);
+    if (!due) this.trigger.jobsDueNow();
+    else if (this.pickup.isEcho(pid, due.at)) return;
+    else if (due.ready) this.trigger.jobsDueNow();
+    else this.trigger.jobsDueAt(due.at);
   }
 
   /** A round trip on the LISTEN connection; one that fails or overruns is abandoned and replaced. */

@@ -183,9 +183,9 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
    * fell due while the round waited for the locks is left to the next round, which the timer then runs at once.
    */
   private async measureClock(tx: SqlRunner): Promise<Date> {
-    const before = Date.now();
+    const sentAt = Date.now();
     const clock = (await run<{ tx_now: Date; now: Date }>(tx, databaseClock())).rows[0];
-    this.clock.read(clock.now.getTime(), before, Date.now());
+    this.clock.read(clock.now.getTime(), sentAt, Date.now());
     return clock.tx_now;
   }
 }

@@ -63,7 +63,7 @@ export class MaintenanceService {
     const attempt = this.leader.attempt();
     let rows: MaintenanceRoundRow[];
     let dutiesDone = true;
-    const sentAt = Date.now();
+    let sentAt = Date.now();
     try {
       rows = await this.sendRound(attempt, true);
     } catch (err) {
@@ -73,6 +73,7 @@ export class MaintenanceService {
       this.logger.warn(`Maintenance round failed: ${(err as Error).message}; claiming and heartbeating alone`);
       dutiesDone = false;
       try {
+        sentAt = Date.now();
         rows = await this.sendRound(attempt, false);
       } catch (again) {
         return this.roundFailed(attempt, again as Error);

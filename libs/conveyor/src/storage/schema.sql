@@ -17,9 +17,9 @@ DECLARE next_run timestamptz;
 BEGIN
   SELECT min(run_at) INTO next_run FROM inserted WHERE status IN ('SCHEDULED','PENDING','RETRYING');
   IF next_run IS NOT NULL THEN
-    PERFORM pg_notify(TG_ARGV[0], (CASE WHEN next_run > now()
-      THEN ceil(extract(epoch FROM next_run) * 1000)
-      ELSE floor(extract(epoch FROM next_run) * 1000) END)::bigint::text);
+    PERFORM pg_notify(TG_ARGV[0], CASE WHEN next_run > now()
+      THEN ceil(extract(epoch FROM next_run) * 1000)::bigint::text
+      ELSE 'ready:' || floor(extract(epoch FROM next_run) * 1000)::bigint::text END);
   END IF;
   RETURN NULL;
 END

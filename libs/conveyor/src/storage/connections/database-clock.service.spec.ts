@@ -16,14 +16,20 @@ describe('DatabaseClock', () => {
     expect(Math.abs(clock.now() - (Date.now() + 300))).toBeLessThanOrEqual(1);
   });
 
-  it('keeps the reading with the shortest round trip, until it is five minutes old', () => {
+  it('uses the reading with the shortest round trip of the last six', () => {
     const clock = new DatabaseClock();
-    clock.read(T + 301, T, T + 2);
-    clock.read(T + 1_000 + 250, T + 1_000, T + 1_040); // slower: its midpoint is less certain
+    clock.read(T + 300.5, T, T + 1);
+    clock.read(T + 1_000 + 250, T + 1_000, T + 1_040); // a slow one: its middle is less certain
     expect(clock.offset).toBe(300);
-    clock.read(T + 2_000 - 49.5, T + 2_000, T + 2_001); // quicker: taken
+    for (let i = 1; i <= 4; i++) clock.read(T + i * 10_000 - 49, T + i * 10_000, T + i * 10_000 + 2); // a clock stepped
+    expect(clock.offset).toBe(300); // the quick reading is among the last six still
+    clock.read(T + 60_000 - 49, T + 60_000, T + 60_002);
     expect(clock.offset).toBe(-50);
-    clock.read(T + 400_000 + 120, T + 400_000, T + 400_040); // the kept one is stale: any reading is taken
-    expect(clock.offset).toBe(100);
+  });
+
+  it('ignores a reading over which this host’s clock went back', () => {
+    const clock = new DatabaseClock();
+    clock.read(T + 100, T, T - 5_000);
+    expect(clock.offset).toBe(0);
   });
 });

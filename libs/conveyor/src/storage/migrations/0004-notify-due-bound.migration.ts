@@ -1,17 +1,17 @@
+import { READY_NOTICE_PREFIX } from '../statements/due-notice.codec';
 import { Migration } from './migration.interface';
 
 /**
- * The insert NOTIFY's payload becomes a time a worker can claim against. A claim sees a row once the database's
- * `now()` has reached its `run_at`, and a worker compares due times with its own clock in whole milliseconds:
+ * The insert NOTIFY's payload says when a claim sees the rows it announces (statements/due-notice.codec.ts):
  *
- * - a row due after the insert's `now()` (scheduled) announces its `run_at` rounded up to the millisecond, so a
- *   claim sent once that millisecond has come sees it (rounded to the nearest, the payload could name a time half
- *   a millisecond before the row was due, and a claim sent then missed it and left it to the fallback poll);
- * - a row due at once announces its `run_at` rounded down: it is due when the insert commits, before anyone hears
- *   of it, so no worker arms a timer for it.
+ * - rows due at once are announced as `ready:<ms>`: they are due when the insert commits, before anyone hears of
+ *   them, so a listener claims without arming a timer, whatever its estimate of the database's clock;
+ * - a scheduled row is announced with its `run_at` rounded up to the millisecond, so a claim sent once that
+ *   millisecond has come sees it (rounded to the nearest, the payload could name a time half a millisecond before
+ *   the row was due, and a claim sent then missed it and left it to the fallback poll).
  *
- * Instances of the previous release read the payload as before (epoch ms) and pair it with their own inserts as
- * before (the two differ by at most a millisecond).
+ * An instance of the previous release reads a scheduled row's payload as before; `ready:` it cannot read, and claims
+ * at once (for its own inserts, a second claim: it no longer pairs them with their NOTIFY until it is upgraded).
  */
 export const notifyDueBoundMigration: Migration = {
   id: 4,
@@ -22,9 +22,9 @@ DECLARE next_run timestamptz;
 BEGIN
   SELECT min(run_at) INTO next_run FROM inserted WHERE status IN ('SCHEDULED','PENDING','RETRYING');
   IF next_run IS NOT NULL THEN
-    PERFORM pg_notify(TG_ARGV[0], (CASE WHEN next_run > now()
-      THEN ceil(extract(epoch FROM next_run) * 1000)
-      ELSE floor(extract(epoch FROM next_run) * 1000) END)::bigint::text);
+    PERFORM pg_notify(TG_ARGV[0], CASE WHEN next_run > now()
+      THEN ceil(extract(epoch FROM next_run) * 1000)::bigint::text
+      ELSE '${READY_NOTICE_PREFIX}' || floor(extract(epoch FROM next_run) * 1000)::bigint::text END);
   END IF;
   RETURN NULL;
 END
