@@ -37,10 +37,10 @@ export interface ClaimTally {
  *   or a notification makes more work likely again.
  * - Freed room wakes the poller only when more work is likely and the pool wants a refill.
  * - A due time within CLOCK_SLACK_MS is claimed now, so a database clock slightly ahead of this host's estimate of it
- *   (DatabaseClock) does not hold a job back until the timer. One this host's clock has not reached is also kept for the due timer (DueTimes),
- *   armed for the earliest kept and, when it fires, for the next, so a due time heard of before an earlier one is
- *   not forgotten. Times here are the database's clock as this host estimates it, so a host clock ahead of the
- *   database's does not make the timer's claim come before the job is due.
+ *   (DatabaseClock) does not hold a job back until the timer. One not reached yet is also kept for the due timer
+ *   (DueTimes), armed for the earliest kept and, when it fires, for the next, so a due time heard of before an
+ *   earlier one is not forgotten. Times here are the database's clock as this host estimates it, so a host clock
+ *   ahead of the database's does not make the timer's claim come before the job is due.
  * - The fallback tick claims only when this instance has not talked to the database since the last tick (a claim
  *   within half the interval, a maintenance round, or the LISTEN connection's probe; each query of its own stands in
  *   for one tick's claim, for at most two ticks in a row): an idle instance makes one query per interval, and a job

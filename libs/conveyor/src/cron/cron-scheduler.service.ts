@@ -184,8 +184,8 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
    */
   private async measureClock(tx: SqlRunner): Promise<Date> {
     const sentAt = Date.now();
-    const clock = (await run<{ tx_now: Date; now: Date }>(tx, databaseClock())).rows[0];
-    this.clock.read(clock.now.getTime(), sentAt, Date.now());
+    const clock = (await run<{ tx_now: Date; now_ms: number }>(tx, databaseClock())).rows[0];
+    this.clock.read(clock.now_ms, sentAt, Date.now());
     return clock.tx_now;
   }
 }

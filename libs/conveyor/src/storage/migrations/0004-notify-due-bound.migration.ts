@@ -10,8 +10,8 @@ import { Migration } from './migration.interface';
  *   millisecond has come sees it (rounded to the nearest, the payload could name a time half a millisecond before
  *   the row was due, and a claim sent then missed it and left it to the fallback poll).
  *
- * An instance of the previous release reads a scheduled row's payload as before; `ready:` it cannot read, and claims
- * at once (for its own inserts, a second claim: it no longer pairs them with their NOTIFY until it is upgraded).
+ * An instance of the previous release reads a scheduled row's payload as before; it cannot read `ready:`, and claims
+ * at once (for its own inserts of jobs due at once, a second claim: it no longer pairs them with their NOTIFY).
  */
 export const notifyDueBoundMigration: Migration = {
   id: 4,

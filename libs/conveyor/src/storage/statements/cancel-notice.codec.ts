@@ -1,6 +1,6 @@
 /**
  * The notice that tells the instance running a job that the job was cancelled. It travels on the jobs channel, whose
- * due notices are a number or `ready:` and a number (due-notice.codec.ts), so it is told apart by its first
+ * due notices start with a digit or `ready` (due-notice.codec.ts), so it is told apart by its first
  * character: a JSON object `{"cancel": id, "token": lease token, "owner": locked_by}`. Every listening instance hears
  * it; only the owner, holding the job under that token, acts (an instance of an earlier release, which wakes its
  * poller for a notice it cannot read, does no harm).

@@ -3,7 +3,7 @@ import { instanceDeleteExpiredSql } from './instance-delete-expired.sql';
 import { jobRescueExpiredSql, RescuedRow } from './job-rescue-expired.sql';
 import { leadershipClaimSql } from './leadership.sql';
 import { SqlParams } from './sql-params';
-import { SqlTables, Statement } from './statement';
+import { CLOCK_MS_SQL, SqlTables, Statement } from './statement';
 
 /** What one instance's maintenance round sends. */
 export interface MaintenanceRoundRequest {
@@ -31,8 +31,6 @@ export interface MaintenanceRoundRequest {
  */
 export type MaintenanceRoundRow = { term: number | null; clock_ms: number } & { [K in keyof RescuedRow]: RescuedRow[K] | null };
 
-const CLOCK_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::float8 AS clock_ms`;
-
 /**
  * One instance's maintenance round in one statement, so that an idle instance's round costs one query, as a poll
  * does: claim or renew the leadership, write the instance's heartbeat, read the database's clock, and — only when
@@ -52,14 +50,14 @@ WITH lead AS (${leadershipClaimSql(t, p, r.holder, r.heldTerm, r.leaseMs)}
 )`;
   if (!r.leaderDuties) {
     const text = `${bookkeeping}
-SELECT lead.term, NULL AS id, NULL AS status, NULL AS queue, NULL AS type, NULL AS attempts, NULL AS lost_by, ${CLOCK_MS}
+SELECT lead.term, NULL AS id, NULL AS status, NULL AS queue, NULL AS type, NULL AS attempts, NULL AS lost_by, ${CLOCK_MS_SQL} AS clock_ms
 FROM (SELECT 1) AS one LEFT JOIN lead ON true`;
     return { text, values: p.values };
   }
   const text = `${bookkeeping}, pruned AS (${instanceDeleteExpiredSql(t, p, r.instance.id, leads)}
 ), rescued AS (${jobRescueExpiredSql(t, p, r.rescueLimit, r.messagePrefix, leads)}
 )
-SELECT lead.term, rescued.id, rescued.status, rescued.queue, rescued.type, rescued.attempts, rescued.lost_by, ${CLOCK_MS}
+SELECT lead.term, rescued.id, rescued.status, rescued.queue, rescued.type, rescued.attempts, rescued.lost_by, ${CLOCK_MS_SQL} AS clock_ms
 FROM (SELECT 1) AS one LEFT JOIN lead ON true LEFT JOIN rescued ON true`;
   return { text, values: p.values };
 }

@@ -26,6 +26,9 @@ export function epochMicrosSql(timestamp: string): string {
   return `(extract(epoch FROM ${timestamp}) * 1000000)::bigint::text`;
 }
 
+/** The database's clock at this moment (`clock_timestamp()`), in ms since the epoch with its fraction: for DatabaseClock. */
+export const CLOCK_MS_SQL = `(extract(epoch FROM clock_timestamp()) * 1000)::float8`;
+
 /** The claimable states as an SQL list, kept in one place. */
 export const CLAIMABLE_SQL = `('SCHEDULED','PENDING','RETRYING')`;
 
