@@ -23,7 +23,11 @@ export const FLOOR_POOL_SIZE = 10;
  */
 const PLANNER_OPTIONS = '-c enable_sort=off -c enable_bitmapscan=off -c enable_seqscan=off';
 
-/** The reference queue in either shape (floor-loops-worker.ts: the floor; floor-pipelined-worker.ts: the reference). */
+/**
+ * The reference queue in each of its forms: the floor (floor-loops-worker.ts on the floor's table), the
+ * floor-pipelined reference (floor-pipelined-worker.ts on that table) and the floor-conveyor-table reference (the
+ * floor's loops on Conveyor's jobs table).
+ */
 export class FloorQueue implements BenchQueue {
   private readonly tables: FloorTables;
   private readonly pool: Pool;
@@ -37,7 +41,7 @@ export class FloorQueue implements BenchQueue {
     schema: string,
     private readonly appName: string,
   ) {
-    this.tables = floorTables(schema);
+    this.tables = floorTables(schema, shape === 'floor-conveyor-table' ? 'conveyor' : 'floor');
     this.pool = new Pool({ connectionString: url, max: FLOOR_POOL_SIZE, application_name: appName, options: PLANNER_OPTIONS });
   }
 
@@ -75,9 +79,9 @@ export class FloorQueue implements BenchQueue {
     if (options.worker === false) return;
     const listener = { connectionString: this.url, application_name: `${this.appName}:listener` };
     this.worker =
-      this.shape === 'floor'
-        ? new FloorLoopsWorker(this.pool, FLOOR_POOL_SIZE, this.tables, settings, hooks, listener)
-        : new FloorPipelinedWorker(this.pool, this.tables, settings, hooks, listener);
+      this.shape === 'floor-pipelined'
+        ? new FloorPipelinedWorker(this.pool, this.tables, settings, hooks, listener)
+        : new FloorLoopsWorker(this.pool, FLOOR_POOL_SIZE, this.tables, settings, hooks, listener);
   }
 
   async startWorker(): Promise<number | undefined> {

@@ -1,19 +1,20 @@
 /**
  * The queue implementations a case can run against, in the order they run within a repetition: the floor
- * (bench/floor, independent claim loops: the baseline of every ratio), the same floor shaped like Conveyor's
- * pipeline (a labelled reference, see floor-pipelined-worker.ts), and Conveyor with each claim strategy.
+ * (bench/floor, independent claim loops: the baseline of every ratio), two labelled references — the same floor
+ * shaped like Conveyor's pipeline (floor-pipelined-worker.ts) and the floor's loops and statements on Conveyor's jobs
+ * table (floor.sql.ts) — and Conveyor with each claim strategy.
  */
-export const VARIANTS = ['floor', 'floor-pipelined', 'skip-locked', 'optimistic'] as const;
+export const VARIANTS = ['floor', 'floor-pipelined', 'floor-conveyor-table', 'skip-locked', 'optimistic'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
-/** The two shapes of the reference queue in bench/floor. */
-export type FloorVariant = Extract<Variant, 'floor' | 'floor-pipelined'>;
+/** The three forms of the reference queue in bench/floor. */
+export type FloorVariant = Extract<Variant, 'floor' | 'floor-pipelined' | 'floor-conveyor-table'>;
 
 /** The Conveyor variants (claim strategies). */
 export type ConveyorVariant = Exclude<Variant, FloorVariant>;
 
 export function isFloorVariant(variant: Variant): variant is FloorVariant {
-  return variant === 'floor' || variant === 'floor-pipelined';
+  return variant === 'floor' || variant === 'floor-pipelined' || variant === 'floor-conveyor-table';
 }
 
 /** Every case, in the order a repetition runs them. */
@@ -43,13 +44,16 @@ export type CaseName = (typeof CASE_NAMES)[number];
 
 /**
  * Which variants a case runs. The pipelined floor differs from the floor only in its worker, so it runs where a
- * worker drains (to explain a drain or latency ratio) and nowhere else; `drain-default` and `enqueue-http-batch`
- * compare Conveyor with itself or with the floor's `enqueue`, so the floors do not run them.
+ * worker drains (to explain a drain or latency ratio) and nowhere else. The floor on Conveyor's table explains what
+ * the table costs the bulk enqueue and the large drains, in one process and two, and runs those alone.
+ * `drain-default` and `enqueue-http-batch` compare Conveyor with itself or with the floor's `enqueue`, so the floors
+ * do not run them.
  */
 export function caseRunsVariant(name: CaseName, variant: Variant): boolean {
   if (name === 'drain-default' || name === 'drain-10-watched' || name === 'enqueue-http-batch') return !isFloorVariant(variant);
-  if (variant !== 'floor-pipelined') return true;
-  return /^(drain-(10|50)|two-process-|latency)/.test(name);
+  if (variant === 'floor-pipelined') return /^(drain-(10|50)|two-process-|latency)/.test(name);
+  if (variant === 'floor-conveyor-table') return name === 'enqueue' || name === 'drain-10-large' || name === 'two-process-10-large';
+  return true;
 }
 
 /** Sizes of the work each case does; `--quick` shrinks them. */
