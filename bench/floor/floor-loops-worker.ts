@@ -4,7 +4,8 @@ import { FloorJob, FloorWorker } from './floor-worker.interface';
 import { floorClaim, floorComplete, FloorTables } from './floor.sql';
 
 /**
- * The floor: the fastest simple correct queue worker we know how to write on this table, the baseline of every ratio.
+ * The floor: the fastest simple correct queue worker we know how to write on its table, the baseline of every ratio
+ * (on Conveyor's jobs table, the `floor-conveyor-table` reference).
  *
  * Protocol. `min(concurrency, pool size)` independent loops share the concurrency between them (10 handlers on
  * 10 loops: one each; 50: five each). Each loop, on whichever pool connection is free:
@@ -25,7 +26,7 @@ import { floorClaim, floorComplete, FloorTables } from './floor.sql';
  * in parallel; nothing is buffered beyond the batch a loop is running.
  *
  * Deliberately left out, because a no-op benchmark never needs them: leases, heartbeats and fencing (a job whose
- * worker dies stays `running` for ever), retries, priorities, queues, timeouts, maintenance, graceful hand-back.
+ * worker dies stays claimed for ever), retries, priorities, queues, timeouts, maintenance, graceful hand-back.
  * Connections are taken per statement, so a producer or an HTTP handler in the same process shares the pool with
  * the loops, as it shares Conveyor's.
  */

@@ -2,7 +2,7 @@
  * The queue implementations a case can run against, in the order they run within a repetition: the floor
  * (bench/floor, independent claim loops: the baseline of every ratio), two labelled references — the same floor
  * shaped like Conveyor's pipeline (floor-pipelined-worker.ts) and the floor's loops and statements on Conveyor's jobs
- * table (floor.sql.ts) — and Conveyor with each claim strategy.
+ * table (floor-conveyor-table.sql.ts) — and Conveyor with each claim strategy.
  */
 export const VARIANTS = ['floor', 'floor-pipelined', 'floor-conveyor-table', 'skip-locked', 'optimistic'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -45,7 +45,7 @@ export type CaseName = (typeof CASE_NAMES)[number];
 /**
  * Which variants a case runs. The pipelined floor differs from the floor only in its worker, so it runs where a
  * worker drains (to explain a drain or latency ratio) and nowhere else. The floor on Conveyor's table explains what
- * the table costs the bulk enqueue and the large drains, in one process and two, and runs those alone.
+ * the table costs the bulk enqueue and the 100,000-job drains, in one process and two, and runs those alone.
  * `drain-default` and `enqueue-http-batch` compare Conveyor with itself or with the floor's `enqueue`, so the floors
  * do not run them.
  */
