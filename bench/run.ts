@@ -3,9 +3,9 @@
  * `node -r ./test/support/register-ts.js bench/run.ts [--quick] [--help]`
  *
  * For each repetition, case and variant (floor, floor-pipelined, floor-conveyor-table, skip-locked, optimistic;
- * caseRunsVariant says which run a case) it creates a schema, runs the case in its own Node process (from a compiled copy of the
- * repository, unless `--from-source`), drops the schema and prints the case's JSON line. At the end it
- * prints the tables and writes the Markdown report and its SVG chart (see docs/performance.md for the
+ * caseRunsVariant says which run a case) it creates a schema, runs the case in its own Node process (from a
+ * compiled copy of the repository, unless `--from-source`), drops the schema and prints the case's JSON line. At
+ * the end it prints the tables and writes the Markdown report and its SVG chart (see docs/performance.md for the
  * method). The report's hand-written "Where the time goes" section is carried over from the file it replaces.
  */
 import { randomBytes } from 'node:crypto';
