@@ -222,9 +222,12 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     await page.click('#job-filters button[type="submit"]');
     await page.waitForURL(/#\/jobs\?queue=dash-page&status=SCHEDULED$/);
     const rows = page.locator('#jobs-table tbody tr');
-    await page.locator('[data-action="older"]').waitFor();
+    // The unfiltered list stays on screen until the filtered one is drawn, and it has an "Older" link of its own
+    // (the other tests' jobs fill more than a page): wait for the link that keeps the filter.
+    const older = page.locator('[data-action="older"][href*="queue=dash-page"]');
+    await older.waitFor();
     expect(await rows.count()).toBe(25);
-    await page.click('[data-action="older"]');
+    await older.click();
     await waitFor(async () => (await rows.count()) === 5, { message: 'the second page' });
     // Newest first across both pages: the last row is the first job submitted.
     expect(await rows.last().getAttribute('data-job')).toBe((await t.rows(`queue = 'dash-page' AND idempotency_key = 'page-0'`))[0].id);
