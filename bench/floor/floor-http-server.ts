@@ -4,7 +4,7 @@ import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { BENCH_JOB_TYPE } from '../shared/bench-queue.interface';
-import { floorInsertMany, FloorTables } from './floor.sql';
+import { FloorTables } from './floor.sql';
 
 /** The web frameworks Conveyor's API runs on (through Nest's adapters), and the floor's servers on them. */
 export type HttpPlatform = 'express' | 'fastify';
@@ -26,7 +26,7 @@ export interface FloorHttpServer {
 export function startFloorHttpServer(platform: HttpPlatform, pool: Pool, tables: FloorTables): Promise<FloorHttpServer> {
   const insert = async (body: { type?: unknown; payload?: unknown } | undefined): Promise<{ status: number; body: unknown }> => {
     if (body?.type !== BENCH_JOB_TYPE) return { status: 400, body: { error: 'unknown type' } };
-    const stmt = floorInsertMany(tables, [body.payload ?? {}]);
+    const stmt = tables.sql.insertMany([body.payload ?? {}]);
     const { rows } = await pool.query<{ id: string }>({ text: `${stmt.text} RETURNING id`, values: stmt.values });
     return { status: 201, body: { id: rows[0].id } };
   };

@@ -1,7 +1,7 @@
 import { Client, ClientConfig, Pool } from 'pg';
 import { WorkerHooks, WorkerSettings } from '../shared/bench-queue.interface';
 import { FloorJob, FloorWorker } from './floor-worker.interface';
-import { floorClaim, floorComplete, FloorTables } from './floor.sql';
+import { FloorTables } from './floor.sql';
 
 /**
  * The floor: the fastest simple correct queue worker we know how to write on its table, the baseline of every ratio
@@ -90,18 +90,13 @@ export class FloorLoopsWorker implements FloorWorker {
       const seen = this.wakes;
       let claimed = 0;
       try {
-        const { rows } = await this.pool.query<FloorJob>(floorClaim(this.tables, limit));
+        const { rows } = await this.pool.query<FloorJob>(this.tables.sql.claim(limit));
         claimed = rows.length;
         // A full batch suggests more: bring in another loop.
         if (claimed === limit) this.sleepers.shift()?.();
         if (claimed > 0) {
           await this.runAll(rows, handlers);
-          await this.pool.query(
-            floorComplete(
-              this.tables,
-              rows.map((r) => String(r.id)),
-            ),
-          );
+          await this.pool.query(this.tables.sql.complete(rows.map((r) => String(r.id))));
           this.hooks.onFinished?.(claimed);
         }
       } catch (err) {

@@ -1,7 +1,7 @@
 import { Client, ClientConfig, Pool } from 'pg';
 import { WorkerHooks, WorkerSettings } from '../shared/bench-queue.interface';
 import { FloorJob, FloorWorker } from './floor-worker.interface';
-import { floorClaim, floorComplete, FloorTables } from './floor.sql';
+import { FloorTables } from './floor.sql';
 
 /**
  * The `floor-pipelined` reference: the floor's table and statements driven the way Conveyor's worker pool drives
@@ -94,7 +94,7 @@ export class FloorPipelinedWorker implements FloorWorker {
         this.again = false;
         const limit = Math.min(this.freeRoom(), this.settings.claimBatchSize);
         if (limit === 0) break;
-        const { rows } = await this.pool.query<FloorJob>(floorClaim(this.tables, limit));
+        const { rows } = await this.pool.query<FloorJob>(this.tables.sql.claim(limit));
         for (const row of rows) this.buffer.push({ id: String(row.id), payload: row.payload });
         this.dispatch();
         full = rows.length === limit;
@@ -140,7 +140,7 @@ export class FloorPipelinedWorker implements FloorWorker {
     const ids = this.finished.splice(0, this.settings.completionBatchSize);
     if (ids.length === 0) return;
     this.writing = this.pool
-      .query(floorComplete(this.tables, ids))
+      .query(this.tables.sql.complete(ids))
       .then(
         () => this.hooks.onFinished?.(ids.length),
         (err: Error) => void process.stderr.write(`floor: completion failed: ${err.message}\n`),

@@ -5,7 +5,7 @@ import type { FloorHttpServer, HttpPlatform } from './floor-http-server';
 import { FloorLoopsWorker } from './floor-loops-worker';
 import { FloorPipelinedWorker } from './floor-pipelined-worker';
 import { FloorWorker } from './floor-worker.interface';
-import { floorCounts, floorCreateSql, floorInsertRows, floorInsertMany, FloorTables, floorTables } from './floor.sql';
+import { FloorTables, floorTables } from './floor.sql';
 
 /**
  * Connections of the floor's pool: as many as a Conveyor app may use — the pool of apps/server (`DB_POOL_SIZE`,
@@ -46,7 +46,7 @@ export class FloorQueue implements BenchQueue {
   }
 
   async setup(): Promise<void> {
-    await this.pool.query(floorCreateSql(this.tables));
+    await this.pool.query(this.tables.sql.create());
   }
 
   async attach(): Promise<void> {
@@ -54,24 +54,19 @@ export class FloorQueue implements BenchQueue {
   }
 
   async insertRows(rows: number, state: RowState): Promise<void> {
-    await this.pool.query(floorInsertRows(this.tables, rows, state));
+    await this.pool.query(this.tables.sql.insertRows(rows, state));
     await this.pool.query(`VACUUM (ANALYZE) ${this.tables.jobs}`);
   }
 
   async enqueueMany(count: number, chunk: number): Promise<void> {
     for (let sent = 0; sent < count; sent += chunk) {
       const size = Math.min(chunk, count - sent);
-      await this.pool.query(
-        floorInsertMany(
-          this.tables,
-          Array.from({ length: size }, (_, i) => ({ n: sent + i })),
-        ),
-      );
+      await this.pool.query(this.tables.sql.insertMany(Array.from({ length: size }, (_, i) => ({ n: sent + i }))));
     }
   }
 
   async enqueueOne(payload: unknown): Promise<void> {
-    await this.pool.query(floorInsertMany(this.tables, [payload]));
+    await this.pool.query(this.tables.sql.insertMany([payload]));
   }
 
   async prepareWorker(settings: WorkerSettings, hooks: WorkerHooks, options: PrepareWorkerOptions = {}): Promise<void> {
@@ -94,7 +89,7 @@ export class FloorQueue implements BenchQueue {
   }
 
   async counts(): Promise<QueueCounts> {
-    const { rows } = await this.pool.query<{ total: number; done: number }>(floorCounts(this.tables));
+    const { rows } = await this.pool.query<{ total: number; done: number }>(this.tables.sql.counts());
     return { total: rows[0].total, done: rows[0].done, open: rows[0].total - rows[0].done };
   }
 

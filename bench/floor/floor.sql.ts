@@ -1,11 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  conveyorTableClaim,
-  conveyorTableComplete,
-  conveyorTableCounts,
-  conveyorTableCreateSql,
-  conveyorTableInsertMany,
-} from './floor-conveyor-table.sql';
+import { conveyorTableSql } from './floor-conveyor-table.sql';
 
 /** One parameterised statement, as pg takes it. */
 export interface FloorStatement {
@@ -20,35 +14,55 @@ export interface FloorStatement {
  */
 export type FloorTableKind = 'floor' | 'conveyor';
 
-/** Which table the floor works on in one schema, and the escaped names of its objects. */
-export interface FloorTables {
-  kind: FloorTableKind;
+/** Escaped names of the table the floor works on in one schema, and of its objects. */
+export interface FloorNames {
   schema: string;
   jobs: string;
   /** The channel its inserts notify, as a quoted identifier (for LISTEN). */
   channel: string;
 }
 
-/** Names for `schema` (bench schemas are lower-case letters, digits and underscores). */
+/** Every statement the floor sends, written for one table. */
+export interface FloorTableSql {
+  /** The table, its indexes and an insert trigger that notifies `channel` once per statement. */
+  create(): string;
+  /** One multi-row INSERT of these payloads. */
+  insertMany(payloads: unknown[]): FloorStatement;
+  /** Claims up to `limit` due jobs, skipping rows another worker is claiming. */
+  claim(limit: number): FloorStatement;
+  /** Marks a batch of finished jobs done. */
+  complete(ids: string[]): FloorStatement;
+  /** `rows` jobs in one statement: pending (due now) or finished a day ago. */
+  insertRows(rows: number, state: 'pending' | 'finished'): FloorStatement;
+  /** How many rows there are, and how many are done. */
+  counts(): FloorStatement;
+}
+
+/** The table the floor works on in one schema: its names and its statements. */
+export interface FloorTables extends FloorNames {
+  sql: FloorTableSql;
+}
+
+/** The floor's table of `kind` in `schema` (bench schemas are lower-case letters, digits and underscores). */
 export function floorTables(schema: string, kind: FloorTableKind = 'floor'): FloorTables {
   // A channel name is an identifier (63 bytes at most): a longer one is shortened with a hash, as Conveyor's are.
   const channel =
     `floor_${schema}`.length <= 63 ? `floor_${schema}` : `floor_${createHash('sha1').update(schema).digest('hex').slice(0, 12)}`;
-  return {
-    kind,
+  const names: FloorNames = {
     schema: `"${schema}"`,
     jobs: `"${schema}".${kind === 'conveyor' ? 'conveyor_jobs' : 'floor_jobs'}`,
     channel: `"${channel}"`,
   };
+  return { ...names, sql: kind === 'conveyor' ? conveyorTableSql(names) : floorTableSql(names) };
 }
 
 /**
- * The whole floor schema: a plain table, a partial index on what is pending, and a per-statement
- * NOTIFY so a multi-row insert wakes workers once (as Conveyor's trigger does).
+ * The floor's own table: four columns, a partial index on what is pending, and a per-statement NOTIFY so a multi-row
+ * insert wakes workers once (as Conveyor's trigger does). Claims take the oldest first.
  */
-export function floorCreateSql(t: FloorTables): string {
-  if (t.kind === 'conveyor') return conveyorTableCreateSql(t);
-  return `
+function floorTableSql(t: FloorNames): FloorTableSql {
+  return {
+    create: () => `
 CREATE TABLE ${t.jobs} (
   id      bigserial PRIMARY KEY,
   payload jsonb NOT NULL,
@@ -63,22 +77,17 @@ BEGIN
 END
 $fn$;
 CREATE TRIGGER floor_jobs_notify AFTER INSERT ON ${t.jobs}
-  FOR EACH STATEMENT EXECUTE FUNCTION ${t.schema}.floor_notify();`;
-}
+  FOR EACH STATEMENT EXECUTE FUNCTION ${t.schema}.floor_notify();`,
 
-/** Multi-row `INSERT … VALUES ($1), ($2), …`: one bind parameter per job. */
-export function floorInsertMany(t: FloorTables, payloads: unknown[]): FloorStatement {
-  if (t.kind === 'conveyor') return conveyorTableInsertMany(t, payloads);
-  const rows = payloads.map((_, i) => `($${i + 1}::jsonb)`).join(', ');
-  return { text: `INSERT INTO ${t.jobs} (payload) VALUES ${rows}`, values: payloads.map((p) => JSON.stringify(p)) };
-}
+    // Multi-row `INSERT … VALUES ($1), ($2), …`: one bind parameter per job.
+    insertMany: (payloads) => ({
+      text: `INSERT INTO ${t.jobs} (payload) VALUES ${payloads.map((_, i) => `($${i + 1}::jsonb)`).join(', ')}`,
+      values: payloads.map((p) => JSON.stringify(p)),
+    }),
 
-/** Claims up to `limit` pending jobs, oldest first, skipping rows another worker is claiming. */
-export function floorClaim(t: FloorTables, limit: number): FloorStatement {
-  if (t.kind === 'conveyor') return conveyorTableClaim(t, limit);
-  return {
-    name: 'floor_claim',
-    text: `
+    claim: (limit) => ({
+      name: 'floor_claim',
+      text: `
 UPDATE ${t.jobs} SET status = 'running'
 WHERE id IN (
   SELECT id FROM ${t.jobs}
@@ -87,33 +96,25 @@ WHERE id IN (
   FOR UPDATE SKIP LOCKED
   LIMIT $1)
 RETURNING id, payload`,
-    values: [limit],
-  };
-}
+      values: [limit],
+    }),
 
-/** Marks a batch of finished jobs done. */
-export function floorComplete(t: FloorTables, ids: string[]): FloorStatement {
-  if (t.kind === 'conveyor') return conveyorTableComplete(t, ids);
-  return { name: 'floor_complete', text: `UPDATE ${t.jobs} SET status = 'done' WHERE id = ANY($1::bigint[])`, values: [ids] };
-}
+    complete: (ids) => ({
+      name: 'floor_complete',
+      text: `UPDATE ${t.jobs} SET status = 'done' WHERE id = ANY($1::bigint[])`,
+      values: [ids],
+    }),
 
-/** `rows` jobs in one statement: pending (due now) or finished a day ago. */
-export function floorInsertRows(t: FloorTables, rows: number, state: 'pending' | 'finished'): FloorStatement {
-  // The growth cases, which insert rows this way, do not run the reference (caseRunsVariant).
-  if (t.kind === 'conveyor') throw new Error('floor-conveyor-table inserts its jobs by enqueue only');
-  return {
-    text: `
+    insertRows: (rows, state) => ({
+      text: `
 INSERT INTO ${t.jobs} (payload, status, run_at)
 SELECT '{}'::jsonb, $2, now() - interval '1 day' FROM generate_series(1, $1::int)`,
-    values: [rows, state === 'pending' ? 'pending' : 'done'],
-  };
-}
+      values: [rows, state === 'pending' ? 'pending' : 'done'],
+    }),
 
-/** How many rows there are, and how many are done. */
-export function floorCounts(t: FloorTables): FloorStatement {
-  if (t.kind === 'conveyor') return conveyorTableCounts(t);
-  return {
-    text: `SELECT count(*)::int AS total, (count(*) FILTER (WHERE status = 'done'))::int AS done FROM ${t.jobs}`,
-    values: [],
+    counts: () => ({
+      text: `SELECT count(*)::int AS total, (count(*) FILTER (WHERE status = 'done'))::int AS done FROM ${t.jobs}`,
+      values: [],
+    }),
   };
 }
