@@ -236,6 +236,38 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     await waitFor(async () => (await rows.count()) === 11, { message: 'keys containing page-1' }); // page-1, page-10…19
   });
 
+  it('the page being left takes no clicks while the next one loads: its links cannot act in place of it', async () => {
+    for (let i = 0; i < 26; i++) await submit({ type: 'TEST_RECORD', payload: { i }, queue: 'dash-leave', delayMs: 3_600_000 });
+    await open('#/jobs?queue=dash-leave');
+    const leftOlder = page.locator('[data-action="older"]');
+    await leftOlder.waitFor();
+    expect(await page.locator('#view').getAttribute('aria-busy')).toBeNull();
+    // The filtered list's answer is held until the left list's "Older" link has been clicked.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname.endsWith('/jobs') && url.searchParams.get('status') === 'SCHEDULED',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.selectOption('#job-filters select[name="status"]', 'SCHEDULED');
+    await page.click('#job-filters button[type="submit"]');
+    await page.waitForURL(/#\/jobs\?queue=dash-leave&status=SCHEDULED$/);
+    await page.locator('#view[aria-busy="true"]').waitFor();
+    // A click where the link is on screen, as a user's would land (a locator's click would wait for it to take one).
+    await leftOlder.scrollIntoViewIfNeeded();
+    const box = await leftOlder.boundingBox();
+    if (!box) throw new Error('the left list is no longer on screen');
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const hash = () => page.evaluate(() => location.hash);
+    expect(await hash()).toBe('#/jobs?queue=dash-leave&status=SCHEDULED');
+    release();
+    await page.locator('#view:not([aria-busy]) [data-action="older"][href*="status=SCHEDULED"]').waitFor();
+    expect(await hash()).toBe('#/jobs?queue=dash-leave&status=SCHEDULED');
+  });
+
   it('the API docs page renders the Swagger UI from the OpenAPI document, with no error and no CSP refusal', async () => {
     const failed: string[] = [];
     page.on('response', (res) => {

@@ -21,6 +21,8 @@ const LIVE_REDRAW_MS = 300;
 const view = document.getElementById('view');
 const notice = document.getElementById('notice');
 let renderSeq = 0;
+/** The route (location hash) the view on screen was drawn for. */
+let shownHash = null;
 let refreshTimer;
 let noticeTimer;
 let live = null;
@@ -142,10 +144,25 @@ function showKeyState(access) {
   state.dataset.access = access;
 }
 
-/** Draws the current route off-screen, then swaps it in, so a slow answer never shows half a page. */
+/**
+ * Marks the view on screen as being replaced: it stays readable but takes no clicks or focus, so a link or button
+ * of the page the user left cannot act in place of the page they asked for.
+ */
+function setLeaving(leaving) {
+  view.inert = leaving;
+  if (leaving) view.setAttribute('aria-busy', 'true');
+  else view.removeAttribute('aria-busy');
+}
+
+/**
+ * Draws the current route off-screen, then swaps it in, so a slow answer never shows half a page. Until the swap,
+ * the view of another route is marked as leaving; a redraw of the same route leaves the view as it is.
+ */
 async function render() {
   const seq = ++renderSeq;
   clearTimeout(refreshTimer);
+  const hash = location.hash;
+  if (hash !== shownHash) setLeaving(true);
   const access = await keyAccess();
   if (seq !== renderSeq) return;
   showKeyState(access);
@@ -171,6 +188,8 @@ async function render() {
   }
   if (seq !== renderSeq) return;
   view.replaceChildren(next);
+  shownHash = hash;
+  setLeaving(false);
   document.body.dataset.view = r.name;
   // A job page that follows its live events needs no timer.
   if (again && !(r.name === 'job' && liveConnected)) refreshTimer = setTimeout(render, REFRESH_MS);
