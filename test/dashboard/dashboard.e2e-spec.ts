@@ -241,7 +241,7 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     await open('#/jobs?queue=dash-leave');
     const leftOlder = page.locator('[data-action="older"]');
     await leftOlder.waitFor();
-    expect(await page.locator('#view').getAttribute('aria-busy')).toBeNull();
+    expect(await page.locator('#view').getAttribute('data-leaving')).toBeNull();
     // The filtered list's answer is held until the left list's "Older" link has been clicked.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -255,16 +255,19 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     await page.selectOption('#job-filters select[name="status"]', 'SCHEDULED');
     await page.click('#job-filters button[type="submit"]');
     await page.waitForURL(/#\/jobs\?queue=dash-leave&status=SCHEDULED$/);
-    await page.locator('#view[aria-busy="true"]').waitFor();
-    // A click where the link is on screen, as a user's would land (a locator's click would wait for it to take one).
-    await leftOlder.scrollIntoViewIfNeeded();
-    const box = await leftOlder.boundingBox();
-    if (!box) throw new Error('the left list is no longer on screen');
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    const hash = () => page.evaluate(() => location.hash);
-    expect(await hash()).toBe('#/jobs?queue=dash-leave&status=SCHEDULED');
-    release();
-    await page.locator('#view:not([aria-busy]) [data-action="older"][href*="status=SCHEDULED"]').waitFor();
+    const hash = async () => (await page.evaluate('location.hash')) as string;
+    try {
+      await page.locator('#view[data-leaving]').waitFor();
+      // A click where the link is on screen, as a user's would land (a locator's click would wait for it to take one).
+      await leftOlder.scrollIntoViewIfNeeded();
+      const box = await leftOlder.boundingBox();
+      if (!box) throw new Error('the left list is no longer on screen');
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      expect(await hash()).toBe('#/jobs?queue=dash-leave&status=SCHEDULED');
+    } finally {
+      release();
+    }
+    await page.locator('#view:not([data-leaving]) [data-action="older"][href*="status=SCHEDULED"]').waitFor();
     expect(await hash()).toBe('#/jobs?queue=dash-leave&status=SCHEDULED');
   });
 

@@ -21,8 +21,8 @@ const LIVE_REDRAW_MS = 300;
 const view = document.getElementById('view');
 const notice = document.getElementById('notice');
 let renderSeq = 0;
-/** The route (location hash) the view on screen was drawn for. */
-let shownHash = null;
+/** The address (`/jobs?queue=…`, from the location's hash) the view on screen was drawn for. */
+let shownAddress = null;
 let refreshTimer;
 let noticeTimer;
 let live = null;
@@ -60,9 +60,13 @@ const ctx = {
   },
 };
 
-function route() {
-  const hash = location.hash.replace(/^#/, '') || '/queues';
-  const [path, search = ''] = hash.split('?');
+/** The address the location's hash names; the queues overview when it names none. */
+function addressed() {
+  return location.hash.replace(/^#/, '') || '/queues';
+}
+
+function route(address) {
+  const [path, search = ''] = address.split('?');
   const params = new URLSearchParams(search);
   const job = /^\/jobs\/([0-9a-fA-F-]{36})$/.exec(path);
   if (job) return { name: 'job', draw: (root) => renderJob(root, ctx, job[1]), refresh: true, live: `/jobs/${job[1]}/events` };
@@ -94,8 +98,11 @@ function followRoute(r) {
   const stream = followLive(r.live, {
     onEvent: () => {
       liveRedraw ??= setTimeout(function redraw() {
-        // Not under the user's fingers: a redraw would throw away what they are typing in a filter.
-        if (view.contains(document.activeElement) && document.activeElement.matches('input, select, textarea')) {
+        // Not while another address is being drawn: that draw reads fresh answers anyway, and starting it again at
+        // every event would keep a slow one from ever landing. Not under the user's fingers either: a redraw would
+        // throw away what they are typing in a filter.
+        const typing = view.contains(document.activeElement) && document.activeElement.matches('input, select, textarea');
+        if (addressed() !== shownAddress || typing) {
           liveRedraw = setTimeout(redraw, LIVE_REDRAW_MS);
           return;
         }
@@ -145,29 +152,30 @@ function showKeyState(access) {
 }
 
 /**
- * Marks the view on screen as being replaced: it stays readable but takes no clicks or focus, so a link or button
- * of the page the user left cannot act in place of the page they asked for.
+ * Marks the view on screen as being left for another address (`leaving`), or gives it back to the user. A view
+ * being left stays on screen but takes no clicks, keys or focus (`inert`), so a link or button of the page the user
+ * left cannot act in place of the page they asked for; `data-leaving` lets the styles dim it.
  */
-function setLeaving(leaving) {
+function markLeaving(leaving) {
   view.inert = leaving;
-  if (leaving) view.setAttribute('aria-busy', 'true');
-  else view.removeAttribute('aria-busy');
+  if (leaving) view.dataset.leaving = '';
+  else delete view.dataset.leaving;
 }
 
 /**
  * Draws the current route off-screen, then swaps it in, so a slow answer never shows half a page. Until the swap,
- * the view of another route is marked as leaving; a redraw of the same route leaves the view as it is.
+ * the view of another address is marked as leaving; a redraw of the same address leaves the view as it is.
  */
 async function render() {
   const seq = ++renderSeq;
   clearTimeout(refreshTimer);
-  const hash = location.hash;
-  if (hash !== shownHash) setLeaving(true);
+  const address = addressed();
+  markLeaving(address !== shownAddress);
   const access = await keyAccess();
   if (seq !== renderSeq) return;
   showKeyState(access);
   ctx.mayAct = access === 'admin';
-  const r = route();
+  const r = route(address);
   followRoute(r);
   for (const a of document.querySelectorAll('[data-nav]'))
     a.classList.toggle('active', a.dataset.nav === (r.name === 'job' ? 'jobs' : r.name));
@@ -188,8 +196,8 @@ async function render() {
   }
   if (seq !== renderSeq) return;
   view.replaceChildren(next);
-  shownHash = hash;
-  setLeaving(false);
+  shownAddress = address;
+  markLeaving(false);
   document.body.dataset.view = r.name;
   // A job page that follows its live events needs no timer.
   if (again && !(r.name === 'job' && liveConnected)) refreshTimer = setTimeout(render, REFRESH_MS);
