@@ -81,6 +81,8 @@ describe('GET /jobs search', () => {
       [{ payload: '{nope' }, 'payload'],
       [{ payload: '[1,2]' }, 'payload'],
       [{ payload: '"text"' }, 'payload'],
+      [{ payload: '{"customer":"\\u0000"}' }, 'payload'],
+      [{ payload: '{"customer":"\\ud800"}' }, 'payload'],
       [{ createdFrom: 'yesterday' }, 'createdFrom'],
       [{ createdFrom: '2026-02-30T00:00:00Z' }, 'createdFrom'],
       [{ createdTo: '2026-01-01T10:00:00' }, 'createdTo'],

@@ -65,6 +65,10 @@ describe.each(['express', 'fastify'] as const)('Live events (GET /events) across
     const res = await fetch(`${a.baseUrl}/events?status=LOST`, { headers: asProducer });
     expect(res.status).toBe(400);
     expect(JSON.stringify(await res.json())).toContain('status');
+    // A live event carries no idempotency key: `key`, a filter of GET /jobs, is refused here rather than ignored.
+    const byKey = await fetch(`${a.baseUrl}/events?key=order-1`, { headers: asProducer });
+    expect(byKey.status).toBe(400);
+    expect(((await byKey.json()) as { details: Array<{ field: string }> }).details.map((d) => d.field)).toEqual(['key']);
   });
 
   it('resumes from Last-Event-ID with what changed while the subscriber was away', async () => {

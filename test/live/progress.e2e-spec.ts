@@ -81,6 +81,10 @@ describe('Job progress', () => {
     expect(tooBig.status).toBe(400);
     const body = (await tooBig.json()) as { details: Array<{ field: string }> };
     expect(body.details.map((d) => d.field)).toEqual(['data']);
+    // jsonb cannot hold a NUL character: a 400 naming where it is, not the database's error.
+    const nul = await post(`/jobs/${job.id}/progress`, { leaseToken, data: { step: 'a\u0000b' } });
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { details: Array<{ field: string }> }).details.map((d) => d.field)).toEqual(['data.step']);
     const badPercent = await post(`/jobs/${job.id}/progress`, { leaseToken, percent: 101 });
     expect(badPercent.status).toBe(400);
     const empty = await post(`/jobs/${job.id}/progress`, { leaseToken });

@@ -1,12 +1,13 @@
 import { JobValidationError } from '../errors/job-request.errors';
 import { JobProgress, MAX_PROGRESS_DATA_BYTES } from '../job/job-progress';
+import { findUnstorableJson } from '../job/json-safety';
 
 /** What a handler or worker may report: a percentage, or a percentage and/or a small JSON object. */
 export type JobProgressInput = number | { percent?: number | null; data?: Record<string, unknown> | null };
 
 /**
  * Checks a progress report and returns it as stored: `percent` a number from 0 to 100, `data` a JSON object of at
- * most MAX_PROGRESS_DATA_BYTES, at least one of them. A bad report is a JobValidationError naming the field (a
+ * most MAX_PROGRESS_DATA_BYTES that jsonb can hold (findUnstorableJson), at least one of them. A bad report is a JobValidationError naming the field (a
  * 400 over HTTP; a rejection of `progress()` in a handler).
  */
 export function readJobProgress(input: unknown): JobProgress {
@@ -30,6 +31,9 @@ export function readJobProgress(input: unknown): JobProgress {
     if (Buffer.byteLength(text) > MAX_PROGRESS_DATA_BYTES) {
       throw invalid('data', `must be at most ${MAX_PROGRESS_DATA_BYTES} bytes as JSON (got ${Buffer.byteLength(text)})`);
     }
+    // Checked as it will be stored: JSON text, where undefined fields and functions are gone and dates are strings.
+    const unstorable = findUnstorableJson(JSON.parse(text), 'data');
+    if (unstorable) throw invalid(unstorable.field, unstorable.problem);
   }
   return { percent: percent as number | null, data: data as Record<string, unknown> | null };
 }

@@ -7,9 +7,9 @@ const NUL_MESSAGE = '$property must not contain NUL characters';
 
 /**
  * The job filters `GET /jobs` and `POST /jobs/retry` share (queue exactly, type whatever the case, text in the
- * idempotency key), validated the same way in both.
+ * idempotency key), validated the same way in both. `GET /events` takes queue and type alone (LiveEventsQueryDto).
  */
-export abstract class JobFilterDto {
+export class JobFilterDto {
   @ApiPropertyOptional({ description: 'Queue name, exactly.', example: 'emails' })
   @IsOptional()
   @IsString()
