@@ -140,4 +140,10 @@ describe('a host app with ScheduleModule.forRoot(), TerminusModule and its own A
     });
     await t.api().get('/queues').set('x-deny', '1').expect(403);
   });
+
+  it("Conveyor's public OpenAPI document lists Conveyor's routes, none of the host's", async () => {
+    const doc = (await t.api().get('/docs-json').expect(200)).body as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/jobs', '/jobs/{id}', '/queues']));
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith('/orders'))).toEqual([]);
+  });
 });

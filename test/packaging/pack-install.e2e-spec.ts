@@ -40,7 +40,8 @@ const TSCONFIG = {
     emitDecoratorMetadata: true,
     strict: true,
     strictPropertyInitialization: false,
-    skipLibCheck: true,
+    // tsc's default: every declaration file is checked, the packages' own included (pg's types come with them).
+    skipLibCheck: false,
     types: ['node'],
     rootDir: 'src',
     outDir: 'dist',
@@ -52,7 +53,8 @@ const TSCONFIG = {
  * The packages as a Nest team gets them: `npm run build` output packed with `npm pack`, installed with npm into an
  * app outside the repository (so nothing resolves through the repository's node_modules or path aliases), compiled
  * with the installed TypeScript and run with node. A job submitted over REST and one enqueued in the app's own
- * transaction are both worked by the app's handler, and the installed @conveyor/client sees them complete.
+ * transaction are both worked by the app's handler, the installed @conveyor/client sees them complete, and a
+ * SIGTERM ends the app gracefully.
  */
 describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', () => {
   let dir: string;
@@ -153,6 +155,13 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
     expect(await optionalPeersLoadedBy('@conveyor/core/testing')).toEqual([]);
   });
 
+  it('prints its migrations as one SQL script, with the command operations.md gives, for a host that applies them', async () => {
+    const script = "require('@conveyor/core').conveyorMigrationScript({ schema: 'jobs' })";
+    const { stdout } = await run(process.execPath, ['-p', script], { cwd: dir });
+    expect(stdout).toMatch(/^CREATE SCHEMA IF NOT EXISTS "jobs";/);
+    expect(stdout).toContain('INSERT INTO "jobs".conveyor_migrations (id, name) VALUES (1, ');
+  });
+
   it("works a job submitted over REST and one enqueued in the app's own transaction", async () => {
     const env = { ...process.env, DATABASE_URL: process.env.CONVEYOR_TEST_DATABASE_URL, DATABASE_SCHEMA: schema.schema };
     const started = spawn(process.execPath, ['dist/main.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -203,5 +212,10 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
     } finally {
       await client.end();
     }
+
+    // The package's installShutdownSignals: a SIGTERM closes the app gracefully, and the process exits 0.
+    const exited = new Promise<number | null>((done) => started.once('exit', (code) => done(code)));
+    started.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 });

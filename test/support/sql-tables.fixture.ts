@@ -10,5 +10,6 @@ export const SPEC_TABLES: SqlTables = {
   queues: '"s"."conveyor_queues"',
   leadership: '"s"."conveyor_leadership"',
   liveWatch: '"s"."conveyor_live_watch"',
+  migrations: '"s"."conveyor_migrations"',
   key: 's',
 };

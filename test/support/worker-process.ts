@@ -11,9 +11,8 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Pool } from 'pg';
-import { ConveyorModule, ConveyorOptionsInput } from '@conveyor/core';
+import { ConveyorModule, ConveyorOptionsInput, installShutdownSignals } from '@conveyor/core';
 import { configureHttp, ConveyorHttpModule } from '@conveyor/core/http';
-import { installShutdownSignals } from '../../apps/server/src/shutdown-signals';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from './recording-handler';
 
 async function main(): Promise<void> {
@@ -53,7 +52,7 @@ async function main(): Promise<void> {
   // Tell the test a signal arrived (signals are not queued: a second one must wait for the first).
   for (const sig of ['SIGTERM', 'SIGINT'] as const)
     process.on(sig, () => process.stdout.write(`${JSON.stringify({ event: 'signal', sig })}\n`));
-  installShutdownSignals(app, () => recorder.end());
+  installShutdownSignals(app, { afterClose: () => recorder.end() });
   process.stdout.write(`${JSON.stringify({ event: 'ready', pid: process.pid, port })}\n`);
 }
 

@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { createConveyorLogger, validateConveyorOptions } from '@conveyor/core';
+import { createConveyorLogger, installShutdownSignals, validateConveyorOptions } from '@conveyor/core';
 import { configureHttp } from '@conveyor/core/http';
 import { AppModule } from './app.module';
 import { AppConfig, envNameFor, loadAppConfig } from './config/app-config';
 import { resolveDatabaseUrl } from './database/resolve-database-url';
-import { installShutdownSignals } from './shutdown-signals';
 
 /** Reads and checks the environment; a bad variable ends the process with its name on stderr. */
 function readConfig(): AppConfig {
@@ -31,7 +30,7 @@ async function bootstrap(config: AppConfig, appLogger: LoggerService): Promise<v
     logger: appLogger,
   });
   configureHttp(app, { bodyLimitBytes: config.app.bodyLimitBytes });
-  installShutdownSignals(app, () => database.close(), { drainMs: config.app.shutdownDrainMs });
+  installShutdownSignals(app, { drainMs: config.app.shutdownDrainMs, afterClose: () => database.close() });
   await app.listen(config.app.port);
   logger.log(
     `Conveyor listening on http://localhost:${config.app.port} (dashboard: /dashboard, API docs: /docs, health: /health/ready, metrics: /metrics)`,

@@ -28,3 +28,6 @@ export * from './submission/bulk-retry.service';
 export * from './observation/logging';
 export * from './observation/metrics';
 export * from './worker-orchestrator.service';
+export * from './shutdown-signals';
+export { conveyorMigrationScript } from './storage/migrations/migration-script';
+export type { MigrationScriptOptions } from './storage/migrations/migration-script';

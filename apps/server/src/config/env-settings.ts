@@ -9,6 +9,11 @@ export interface EnvSetting {
   /** Key in the Conveyor engine options, or in the app settings. */
   target: string;
   scope: 'engine' | 'app';
+  /**
+   * Where an app that embeds `@conveyor/core` sets the same thing, for a service-only setting that has an
+   * equivalent (an engine setting is the ConveyorModule option `target`).
+   */
+  embedded?: string;
   default: string;
   description: string;
 }
@@ -24,6 +29,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'string',
     target: 'databaseUrl',
     scope: 'app',
+    embedded: "the TypeORM DataSource's `url`",
     default: '(embedded PostgreSQL)',
     description: 'PostgreSQL connection URL; without it an embedded PostgreSQL starts with data in CONVEYOR_DATA_DIR',
   },
@@ -40,6 +46,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'string',
     target: 'schema',
     scope: 'app',
+    embedded: "the DataSource's `schema`",
     default: 'public',
     description: 'Schema holding the conveyor_* tables',
   },
@@ -48,6 +55,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'int',
     target: 'poolSize',
     scope: 'app',
+    embedded: "the DataSource's `extra.max`",
     default: '10',
     description: 'Most PostgreSQL connections in the pool',
   },
@@ -56,6 +64,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'int',
     target: 'poolTimeoutMs',
     scope: 'app',
+    embedded: "the DataSource's `extra.connectionTimeoutMillis`",
     default: '3000',
     description: 'Longest wait for a pooled connection before a request gets 503',
   },
@@ -64,6 +73,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'int',
     target: 'bodyLimitBytes',
     scope: 'app',
+    embedded: '`configureHttp(app, { bodyLimitBytes })`',
     default: '1048576',
     description: 'Largest request body (larger: 413)',
   },
@@ -72,6 +82,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'keys',
     target: 'apiKeys',
     scope: 'app',
+    embedded: '`ConveyorHttpModule.forRoot({ apiKeys })`',
     default: '(none: no authentication, dev mode)',
     description:
       'API keys as role:key pairs, comma-separated, e.g. producer:<key>,admin:<key>; roles producer (submit, read), worker (also claim and report jobs over HTTP) and admin (everything)',
@@ -81,6 +92,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'int',
     target: 'rateLimitWindowMs',
     scope: 'app',
+    embedded: '`ConveyorHttpModule.forRoot({ rateLimit: { windowMs } })`',
     default: '60000',
     description: 'Window of the per-key (or per-IP) request limit',
   },
@@ -89,6 +101,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'int',
     target: 'rateLimitMax',
     scope: 'app',
+    embedded: '`ConveyorHttpModule.forRoot({ rateLimit: { max } })`',
     default: '6000',
     description: 'Requests per key (or IP) per window before 429 (0 = no limit); health is never limited',
   },
@@ -97,6 +110,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'int',
     target: 'liveMaxBufferBytes',
     scope: 'app',
+    embedded: '`ConveyorHttpModule.forRoot({ live: { maxBufferBytes } })`',
     default: '1048576',
     description: 'Live events (GET /events): unsent bytes a reader may fall behind by before it is dropped',
   },
@@ -105,6 +119,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'int',
     target: 'livePingIntervalMs',
     scope: 'app',
+    embedded: '`ConveyorHttpModule.forRoot({ live: { pingIntervalMs } })`',
     default: '15000',
     description: 'Live events: how often an idle stream gets a ping comment, so proxies keep it open',
   },
@@ -113,6 +128,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'string',
     target: 'logLevel',
     scope: 'app',
+    embedded: '`createConveyorLogger({ level })`',
     default: 'log',
     description:
       'Lowest log level: fatal, error, warn, log (or info), debug, verbose (job successes are logged at debug, failed attempts at warn)',
@@ -122,6 +138,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'string',
     target: 'logFormat',
     scope: 'app',
+    embedded: '`createConveyorLogger({ format })`',
     default: '(json when NODE_ENV=production, else pretty)',
     description:
       'json: one JSON object per line ({time, level, context, msg, ...fields}; job lines carry jobId, type, attempt, worker); pretty: Nest console format',
@@ -286,6 +303,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'int',
     target: 'shutdownDrainMs',
     scope: 'app',
+    embedded: '`installShutdownSignals(app, { drainMs })`',
     default: '5000',
     description:
       'On SIGTERM, how long the instance reports not ready while still serving and working, so that load balancers and Kubernetes endpoints stop sending it traffic before it stops claiming and closes its port (0 = no drain)',

@@ -1,4 +1,4 @@
-import { ENV_SETTINGS } from './env-settings';
+import { ENV_SETTINGS, EnvSetting } from './env-settings';
 
 /** Markers around the generated table in docs/configuration.md. */
 export const CONFIG_TABLE_START =
@@ -8,9 +8,15 @@ export const CONFIG_TABLE_END = '<!-- config-table:end -->';
 /** The configuration table of docs/configuration.md, rendered from the one list of settings so the two cannot drift apart. */
 export function renderConfigTable(): string {
   const rows = ENV_SETTINGS.map(
-    (s) => `| \`${s.env}\` | ${s.default.startsWith('(') ? s.default : `\`${s.default}\``} | ${s.description} |`,
+    (s) => `| \`${s.env}\` | ${optionOf(s)} | ${s.default.startsWith('(') ? s.default : `\`${s.default}\``} | ${s.description} |`,
   );
-  return ['| Variable | Default | What it does |', '| --- | --- | --- |', ...rows].join('\n');
+  return ['| Variable | Option (embedded) | Default | What it does |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** What an app that embeds the engine sets instead: the ConveyorModule option, or the setting's `embedded` place. */
+function optionOf(setting: EnvSetting): string {
+  if (setting.scope === 'engine') return `\`${setting.target}\``;
+  return setting.embedded ?? '—';
 }
 
 /** Replaces the generated block in a document's text. */

@@ -93,6 +93,4 @@ export interface ConveyorOptions {
   schedules: CronScheduleDefinition[];
   /** Run the checked-in migrations at start-up. */
   migrate: boolean;
-  /** Name of the TypeORM DataSource to use (the default one when omitted). */
-  dataSourceName?: string;
 }

@@ -11,6 +11,24 @@ export type ConveyorOptionsInput = Partial<Omit<ConveyorOptions, 'backoff'>> & {
   backoff?: Partial<ConveyorOptions['backoff']>;
 };
 
+/** Options with no default, so absent from conveyorDefaults(). */
+const OPTIONAL_KEYS = ['listenUrl'];
+
+/**
+ * Refuses a key that is no option, which would otherwise be ignored: TypeScript catches a misspelt option in
+ * `forRoot({...})`, not in the object a `forRootAsync` factory returns.
+ */
+function mustBeKnownKeys(input: object, defaults: ConveyorOptions): void {
+  for (const key of Object.keys(input)) {
+    if (key in defaults || OPTIONAL_KEYS.includes(key)) continue;
+    if (key === 'dataSourceName') {
+      // The DataSource is bound when the module is defined, before any factory runs.
+      throw new ConveyorConfigError(key, 'goes beside useFactory, not in what it returns: forRootAsync({ dataSourceName, useFactory })');
+    }
+    throw new ConveyorConfigError(key, 'is not an option of ConveyorModule');
+  }
+}
+
 function integer(field: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw new ConveyorConfigError(field, `must be an integer between ${min} and ${max}, got ${String(value)}`);
@@ -23,6 +41,7 @@ function integer(field: string, value: number, min: number, max = Number.MAX_SAF
  */
 export function validateConveyorOptions(input: ConveyorOptionsInput = {}): ConveyorOptions {
   const defaults = conveyorDefaults();
+  mustBeKnownKeys(input, defaults);
   const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const o: ConveyorOptions = {
     ...defaults,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { JobsService } from '@conveyor/core';
+import { installShutdownSignals, JobsService } from '@conveyor/core';
 import { configureHttp } from '@conveyor/core/http';
 import { AppModule } from './app.module';
 import { receivedEmailsTable } from './received-emails.table';
@@ -12,7 +12,7 @@ import { receivedEmailsTable } from './received-emails.table';
  */
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create(AppModule, { bodyParser: false, logger: ['error', 'warn'] });
-  app.enableShutdownHooks();
+  installShutdownSignals(app);
   configureHttp(app, { bodyLimitBytes: 1_048_576 });
   const dataSource = app.get(DataSource);
   await dataSource.query(

@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { API_DOCS_TITLE } from './api-docs.constants';
@@ -16,11 +16,12 @@ dashboard's page stay open.`;
 /**
  * Turns on the API docs that ConveyorHttpModule serves (ApiDocsController): the Swagger UI at `/docs`, the JSON
  * at `/docs-json`, both under `<global prefix>/<module path>` like the API they describe, whose paths the document
- * lists in full. Does nothing in an app without ConveyorHttpModule.
+ * lists in full, and no route of the host app's. Does nothing in an app without ConveyorHttpModule.
  */
 export function setupApiDocs(app: INestApplication): void {
-  const docs = findApiDocs(app);
-  if (!docs) return;
+  const found = findApiDocs(app);
+  if (!found) return;
+  const { docs, module } = found;
   const config = new DocumentBuilder()
     .setTitle(API_DOCS_TITLE)
     .setDescription(DESCRIPTION)
@@ -29,16 +30,21 @@ export function setupApiDocs(app: INestApplication): void {
     .build();
   docs.enable(() =>
     SwaggerModule.createDocument(app, config, {
+      // Conveyor's routes only: the document is public, and a host's own routes are not Conveyor's to publish.
+      include: [module],
       operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
     }),
   );
 }
 
-/** Looked up rather than asked for with `app.get`, which fails when the app has no ConveyorHttpModule. */
-function findApiDocs(app: INestApplication): ApiDocsService | undefined {
+/**
+ * The docs service and the module that provides it (ConveyorHttpModule, whose controllers the document lists).
+ * Looked up rather than asked for with `app.get`, which fails when the app has no ConveyorHttpModule.
+ */
+function findApiDocs(app: INestApplication): { docs: ApiDocsService; module: Type } | undefined {
   for (const moduleRef of app.get(ModulesContainer).values()) {
     const provider = moduleRef.providers.get(ApiDocsService);
-    if (provider) return provider.instance as ApiDocsService;
+    if (provider) return { docs: provider.instance as ApiDocsService, module: moduleRef.metatype };
   }
   return undefined;
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Client, ClientConfig, Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
@@ -11,8 +10,7 @@ import { isConnectionError } from './connection-errors';
 import { followPoolCheckouts, isPoolExhausted } from './pool-checkouts';
 import { youngRows } from './young-rows';
 import { ENGINE_TYPE_PARSERS } from './engine-type-parsers';
-import { quoteIdent } from './quote';
-import { SqlTables } from './sql-tables';
+import { shortHash, SqlTables, sqlTablesFor } from './sql-tables';
 import { guardPooledClients, KEEPALIVE_IDLE_MS } from './pooled-client-guard';
 import { QueryOptions, SqlResult, SqlRunner, STATEMENT_DEADLINE_MS } from './sql-runner.interface';
 import { withinDeadline } from './statement-deadline';
@@ -64,20 +62,12 @@ export class ConveyorDatabase {
     this.pooler = options?.pooler ?? 'none';
     this.listenUrl = options?.listenUrl;
     this.schema = (dataSource.options as { schema?: string }).schema ?? 'public';
-    const s = quoteIdent(this.schema);
-    this.jobsTable = `${s}.conveyor_jobs`;
-    this.queuesTable = `${s}.conveyor_queues`;
-    this.migrationsTable = `${s}.conveyor_migrations`;
+    this.tables = sqlTablesFor(this.schema);
+    this.jobsTable = this.tables.jobs;
+    this.queuesTable = this.tables.queues;
+    this.migrationsTable = this.tables.migrations;
     this.channel = channelFor(this.schema);
     this.liveChannel = channelFor(this.schema, 'conveyor-live');
-    this.tables = {
-      schema: s,
-      jobs: this.jobsTable,
-      queues: this.queuesTable,
-      leadership: `${s}.conveyor_leadership`,
-      liveWatch: `${s}.conveyor_live_watch`,
-      key: shortHash(this.schema),
-    };
     guardPooledClients(this.pgPool);
     followPoolCheckouts(this.pgPool);
   }
@@ -236,10 +226,6 @@ function queryConfig(text: string, values: unknown[] | undefined, options: Query
     rowMode,
     types: ENGINE_TYPE_PARSERS as QueryConfig['types'],
   } as QueryConfig;
-}
-
-function shortHash(text: string): string {
-  return createHash('sha1').update(text).digest('hex').slice(0, 12);
 }
 
 /** NOTIFY channel for a schema; channel names are identifiers, so at most 63 bytes. */

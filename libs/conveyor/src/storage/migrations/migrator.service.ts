@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConveyorDatabase } from '../connections/conveyor-database.service';
-import { quoteIdent, quoteLiteral } from '../connections/quote';
 import { QueryOptions } from '../connections/sql-runner.interface';
 import { MigrationHistoryError } from './migration-history.error';
+import { createMigrationsTableSql, migrationContext, recordedSql } from './migration-script';
 import { MIGRATIONS } from './migrations';
 
 const NO_DEADLINE: QueryOptions = { deadlineMs: Infinity };
@@ -29,22 +29,12 @@ export class MigratorService {
 
   async migrate(): Promise<void> {
     const { schema } = this.db;
-    const ctx = {
-      schema: quoteIdent(schema),
-      jobs: this.db.jobsTable,
-      queues: this.db.queuesTable,
-      leadership: this.db.tables.leadership,
-      liveWatch: this.db.tables.liveWatch,
-      channelLiteral: quoteLiteral(this.db.channel),
-    };
+    const ctx = migrationContext(schema);
     await this.db.transaction(async (tx) => {
       // Another instance may be migrating (the lock waits for it), and a migration may take long: no deadline.
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`conveyor-migrate:${schema}`], NO_DEADLINE);
       await tx.query(`CREATE SCHEMA IF NOT EXISTS ${ctx.schema}`);
-      await tx.query(
-        `CREATE TABLE IF NOT EXISTS ${this.db.migrationsTable} (
-           id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
+      await tx.query(createMigrationsTableSql(schema));
       const { rows } = await tx.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.db.migrationsTable}`);
       for (const row of rows) {
         // Ids above the newest this build knows belong to a newer build (a rolling upgrade, a rollback): fine.
@@ -55,7 +45,7 @@ export class MigratorService {
       for (const m of MIGRATIONS) {
         if (done.has(m.id)) continue;
         await tx.query(m.up(ctx), [], NO_DEADLINE);
-        await tx.query(`INSERT INTO ${this.db.migrationsTable} (id, name) VALUES ($1, $2)`, [m.id, m.name]);
+        await tx.query(recordedSql(schema, m));
         this.logger.log(`Applied migration ${m.id} ${m.name} in schema "${schema}"`);
       }
     });

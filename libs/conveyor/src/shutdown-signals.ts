@@ -1,5 +1,5 @@
 import { INestApplication, Logger } from '@nestjs/common';
-import { WorkerOrchestrator } from '@conveyor/core';
+import { WorkerOrchestrator } from './worker-orchestrator.service';
 
 /** How the termination sequence runs. */
 export interface ShutdownSignalOptions {
@@ -10,20 +10,26 @@ export interface ShutdownSignalOptions {
    * the process does, and requests keep arriving meanwhile.
    */
   drainMs?: number;
+  /** Runs after the app has closed, before the process exits (ending what the app does not own, say). */
+  afterClose?: () => Promise<void>;
 }
 
 /**
- * SIGTERM/SIGINT handling: the termination sequence.
+ * SIGTERM/SIGINT handling for an app that runs Conveyor: the termination sequence. Call it once, instead of
+ * `app.enableShutdownHooks()`; without either, a signal ends the process at once and its running jobs wait for
+ * their leases to expire before another instance runs them again.
  * 1. The first signal turns readiness down at once; the port stays open and the worker keeps claiming for
  *    `drainMs`, so traffic drains to other instances before anything refuses it.
  * 2. Then the app closes gracefully: claiming stops, running jobs get the grace period, unfinished ones are
- *    handed back, outcomes are written, and only then does the HTTP listener close and the process exit 0.
+ *    handed back, outcomes are written, and only then does the HTTP listener close and the process exit 0
+ *    (1 if closing failed).
  * A second signal cuts the drain short and skips the rest of the grace period — jobs are still handed back,
  * never left RUNNING.
  */
-export function installShutdownSignals(app: INestApplication, afterClose: () => Promise<void>, options: ShutdownSignalOptions = {}): void {
+export function installShutdownSignals(app: INestApplication, options: ShutdownSignalOptions = {}): void {
   const logger = new Logger('Conveyor:Shutdown');
   const drainMs = options.drainMs ?? 0;
+  const afterClose = options.afterClose ?? (() => Promise.resolve());
   let closing = false;
   let endDrain: () => void = () => undefined;
   const onSignal = (signal: NodeJS.Signals) => {
