@@ -10,6 +10,8 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private up = true;
   port = 0;
+  /** Connections refused while cut: a client that tried, and found nothing there. */
+  refused = 0;
 
   constructor(
     private targetHost: string,
@@ -61,6 +63,7 @@ export class TcpProxy {
 
   private accept(client: Socket): void {
     if (!this.up) {
+      this.refused++;
       client.destroy();
       return;
     }

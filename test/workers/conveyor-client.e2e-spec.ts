@@ -3,6 +3,8 @@ import { ConveyorClient, ConveyorHttpError, Job, JobStatus, WaitForJobTimeoutErr
 import { createRestTestApp, RestTestApp } from '../http/support/rest-test-app';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
+import { TcpProxy } from '../support/tcp-proxy';
+import { waitFor } from '../support/wait-for';
 
 /** Resolves with the error a promise rejects with (fails the test when it resolves). */
 async function rejection<E = unknown>(promise: Promise<unknown>): Promise<E> {
@@ -58,6 +60,59 @@ describe('ConveyorClient', () => {
     const err = await rejection<WaitForJobTimeoutError>(client.waitFor(job.id, { timeoutMs: 200, intervalMs: 50 }));
     expect(err).toBeInstanceOf(WaitForJobTimeoutError);
     expect(err.job).toMatchObject({ id: job.id, status: JobStatus.SCHEDULED });
+  });
+
+  /** A proxy in front of the service, to take it out of the client's reach and bring it back. */
+  async function behindProxy<T>(use: (proxy: TcpProxy, baseUrl: string) => Promise<T>): Promise<T> {
+    const proxy = await new TcpProxy('127.0.0.1', Number(new URL(t.baseUrl).port)).start();
+    try {
+      return await use(proxy, `http://127.0.0.1:${proxy.port}`);
+    } finally {
+      await proxy.stop();
+    }
+  }
+
+  it('waits through a spell without the server, and returns the job once it answers again', async () => {
+    await behindProxy(async (proxy, baseUrl) => {
+      const job = await client.submit({ type: 'TEST_RECORD', payload: { result: 'while away' } });
+      proxy.cut();
+      const waiting = new ConveyorClient({ baseUrl }).waitFor(job.id, { timeoutMs: 30_000, intervalMs: 25 });
+      await waitFor(async () => (await t.row(job.id))?.status === 'COMPLETED' && proxy.refused >= 3, {
+        message: 'the job to complete while the client is refused',
+      });
+      proxy.restore();
+      expect(await waiting).toMatchObject({ id: job.id, status: JobStatus.COMPLETED, result: 'while away' });
+    });
+  });
+
+  it('gives up at the deadline with the last state seen and, as its cause, why the server could not be read', async () => {
+    await behindProxy(async (proxy, baseUrl) => {
+      const job = await client.submit({ type: 'TEST_RECORD', payload: {}, runAt: inAnHour() });
+      let reads = 0;
+      // The second read and every one after it find the proxy cut.
+      const cutAfterFirstRead: typeof fetch = (input, init) => {
+        if (++reads === 2) proxy.cut();
+        return fetch(input, init);
+      };
+      const waiting = new ConveyorClient({ baseUrl, fetch: cutAfterFirstRead }).waitFor(job.id, {
+        live: false,
+        timeoutMs: 400,
+        intervalMs: 50,
+      });
+      const err = await rejection<WaitForJobTimeoutError>(waiting);
+      expect(err).toBeInstanceOf(WaitForJobTimeoutError);
+      expect(err.job).toMatchObject({ id: job.id, status: JobStatus.SCHEDULED });
+      // fetch's own error (from Node's realm, so compared by name): no answer at all.
+      expect(err.cause).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
+      expect(err.message).toContain('the last read failed: fetch failed');
+      expect(proxy.refused).toBeGreaterThan(0);
+    });
+  });
+
+  it('rejects at once for an answer that will not change: an unknown job is a 404', async () => {
+    const err = await rejection<ConveyorHttpError>(client.waitFor(randomUUID(), { timeoutMs: 60_000, intervalMs: 25 }));
+    expect(err).toBeInstanceOf(ConveyorHttpError);
+    expect(err.status).toBe(404);
   });
 
   it('submits a batch in request order, all or nothing, with the bad field named', async () => {

@@ -14,6 +14,7 @@ import {
 import { Instance, Schedule } from './operations.types';
 import { serverSentEvents } from './server-sent-events';
 import { sleep } from './sleep';
+import { isTransientFailure, retryDelayOf } from './transient-failure';
 import { WaitForJobTimeoutError } from './wait-for-job-timeout.error';
 import { ClaimedJob, ClaimRequest, FailureReport, LeaseReport, OutcomeReport, ProgressReport } from './worker-protocol.types';
 
@@ -140,32 +141,44 @@ export class ConveyorClient {
 
   /**
    * Waits until the job is COMPLETED, DEAD or CANCELLED, and returns it in that state: by following its live events,
-   * then reading it once; by polling when live events are unavailable or `live` is false.
+   * then reading it once; by polling when live events are unavailable or `live` is false. A read that fails for
+   * network trouble, a 5xx or a 429 (the server restarting, say) is tried again at the next poll, until `timeoutMs`;
+   * any other error answer (404 for an unknown job, 401, 403) rejects at once.
    */
   async waitFor<P = unknown, R = unknown>(id: string, options: WaitForJobOptions = {}): Promise<Job<P, R>> {
     const { timeoutMs = 60_000, intervalMs = 500, signal, live = true } = options;
     const deadline = Date.now() + timeoutMs;
-    if (live && (await this.followUntilFinished(id, deadline, signal))) {
-      const job = await this.get<P, R>(id, { signal });
-      if (TERMINAL_STATUSES.includes(job.status)) return job;
-    }
+    // A finished stream is read once below; a failed or ended one leaves the polling to find out.
+    if (live) await this.followUntilFinished(id, deadline, signal);
+    let seen: Job<P, R> | undefined;
     for (;;) {
-      const job = await this.get<P, R>(id, { signal });
-      if (TERMINAL_STATUSES.includes(job.status)) return job;
+      let failure: unknown;
+      let pauseMs = intervalMs;
+      try {
+        // A read that hangs (a partition) is cut off near the deadline, and counts as a failed one.
+        const job = await this.get<P, R>(id, { signal: withDeadline(deadline, signal) });
+        if (TERMINAL_STATUSES.includes(job.status)) return job;
+        seen = job;
+      } catch (err) {
+        signal?.throwIfAborted();
+        if (!isTransientFailure(err)) throw err;
+        failure = err;
+        pauseMs = retryDelayOf(err, intervalMs);
+      }
       const left = deadline - Date.now();
-      if (left <= 0) throw new WaitForJobTimeoutError(job, timeoutMs);
-      await sleep(Math.min(intervalMs, left), signal);
+      if (left <= 0) throw seen ? new WaitForJobTimeoutError(seen, timeoutMs, failure) : failure;
+      await sleep(Math.min(pauseMs, left), signal);
       signal?.throwIfAborted();
     }
   }
 
   /**
-   * Follows the job's live events until one says it finished (true), or until the deadline, the caller's signal, or
-   * the stream failing or ending (false: the caller polls, which also reports a timeout or a missing job).
+   * Follows the job's live events until one says it finished, or until the deadline, the caller's signal, or the
+   * stream failing or ending (the caller's polling then finds out, and reports a timeout or a missing job).
    */
-  private async followUntilFinished(id: string, deadline: number, signal?: AbortSignal): Promise<boolean> {
+  private async followUntilFinished(id: string, deadline: number, signal?: AbortSignal): Promise<void> {
     const left = deadline - Date.now();
-    if (left <= 0) return false;
+    if (left <= 0) return;
     const done = new AbortController();
     const stop = AbortSignal.any([done.signal, AbortSignal.timeout(left), ...(signal ? [signal] : [])]);
     try {
@@ -173,7 +186,7 @@ export class ConveyorClient {
       for await (const event of serverSentEvents(body)) {
         if (event.event !== 'job') continue;
         const status = (JSON.parse(event.data) as { status?: JobStatus }).status;
-        if (status !== undefined && TERMINAL_STATUSES.includes(status)) return true;
+        if (status !== undefined && TERMINAL_STATUSES.includes(status)) return;
       }
     } catch {
       // No stream (404 from a server without live events, 503, a network error) or a dropped one: poll instead.
@@ -181,7 +194,6 @@ export class ConveyorClient {
       done.abort();
     }
     signal?.throwIfAborted();
-    return false;
   }
 
   /** Claims up to `max` ready jobs of a queue for an external worker. Needs a worker key. */
@@ -221,4 +233,13 @@ export class ConveyorClient {
 /** A request as JSON: `runAt` as an ISO string. */
 function toWire(request: JobRequest): Record<string, unknown> {
   return { ...request, runAt: request.runAt instanceof Date ? request.runAt.toISOString() : request.runAt };
+}
+
+/** Least time a read gets, however close the deadline: a last read that cannot succeed would tell nothing. */
+const MIN_READ_MS = 1_000;
+
+/** The caller's signal, if any, and one that aborts at `deadline`, or MIN_READ_MS from now if that is later. */
+function withDeadline(deadline: number, signal?: AbortSignal): AbortSignal {
+  const atDeadline = AbortSignal.timeout(Math.max(MIN_READ_MS, deadline - Date.now()));
+  return signal ? AbortSignal.any([signal, atDeadline]) : atDeadline;
 }

@@ -5,6 +5,7 @@ import { ClaimedJob, ProgressReport } from '../worker-protocol.types';
 import { JobCancelledError, LeaseLostError, WorkerStoppedError } from './abort-reasons';
 import { failureReport } from './failure-report';
 import { WorkerContext, WorkerHandler } from './worker-handler.types';
+import { isTransientFailure, retryDelayOf } from '../transient-failure';
 
 /** Attempts at reporting an outcome through network trouble before leaving the job to the server's sweeper. */
 const REPORT_ATTEMPTS = 6;
@@ -149,11 +150,9 @@ export class JobRun {
         return;
       } catch (err) {
         if (isClaimGone(err)) return; // rescued (and maybe run elsewhere) before we reported: nothing to do
-        const retryable = !(err instanceof ConveyorHttpError) || err.status >= 500 || err.status === 429;
         this.settings.onError(err, this.job);
-        if (!retryable || attempt >= REPORT_ATTEMPTS || this.lost) return;
-        const delay = err instanceof ConveyorHttpError && err.retryAfterMs !== null ? err.retryAfterMs : 100 * 2 ** attempt;
-        await sleep(Math.min(delay, this.settings.leaseMs / 2));
+        if (!isTransientFailure(err) || attempt >= REPORT_ATTEMPTS || this.lost) return;
+        await sleep(Math.min(retryDelayOf(err, 100 * 2 ** attempt), this.settings.leaseMs / 2));
       }
     }
   }

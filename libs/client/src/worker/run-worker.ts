@@ -6,6 +6,7 @@ import { sleep } from '../sleep';
 import { JobRun } from './job-runner';
 import { RunWorkerOptions, WorkerHandle } from './run-worker-options.interface';
 import { WorkerHandler } from './worker-handler.types';
+import { retryDelayOf } from '../transient-failure';
 
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_IDLE = { minMs: 100, maxMs: 5_000 };
@@ -99,7 +100,7 @@ export function runWorker<P = unknown, R = unknown>(
         onError(err);
         failures++;
         const backoff = Math.min(MAX_ERROR_BACKOFF_MS, 200 * 2 ** failures);
-        await sleep(err instanceof ConveyorHttpError && err.retryAfterMs !== null ? err.retryAfterMs : backoff, stopping.signal);
+        await sleep(retryDelayOf(err, backoff), stopping.signal);
       }
     }
   }
