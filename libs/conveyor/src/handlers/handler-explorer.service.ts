@@ -9,6 +9,7 @@ import { CronScheduleError } from '../errors/cron-schedule.error';
 import { JobHandlerDefinitionError } from '../errors/job-handler-definition.error';
 import { JobHandlerDiscovery } from './job-handler.decorator';
 import { JobHandlerHost } from './job-handler.host';
+import { jobHandlerSettings } from './job-handler-settings';
 import { HandlerRegistry } from './handler-registry.service';
 
 /**
@@ -36,14 +37,9 @@ export class HandlerExplorer implements OnModuleInit {
       }
       this.registry.register({
         type: meta.type,
-        queue: meta.queue ?? 'default',
         instance,
         className,
-        concurrency: meta.concurrency ?? null,
-        maxAttempts: meta.maxAttempts ?? this.options.defaultMaxAttempts,
-        backoff: { ...this.options.backoff, ...(meta.backoff ?? {}) },
-        timeoutMs: meta.timeout ?? this.options.defaultTimeoutMs,
-        payloadClass: meta.payload ?? null,
+        ...jobHandlerSettings(meta, this.options),
         schedules: handlerSchedules(meta.type, meta.schedules),
       });
     }

@@ -2,6 +2,7 @@ import { CancelJobError } from '../errors/cancel-job.error';
 import { PermanentJobError } from '../errors/permanent-job.error';
 import { RetryLaterError } from '../errors/retry-later.error';
 import { JobContext } from '../handlers/job-context.interface';
+import { JobHandler } from '../handlers/job-handler.decorator';
 import { JobHandlerHost } from '../handlers/job-handler.host';
 import { Job } from '../job/job';
 import { runJob } from './run-job';
@@ -17,7 +18,25 @@ class ScriptedHandler extends JobHandlerHost<{ n: number }, unknown> {
   }
 }
 
+/** A decorated handler whose every attempt fails: its decorator's settings, not the engine's, decide. */
+@JobHandler('SEND_INVOICE', { queue: 'billing', maxAttempts: 8, backoff: { baseMs: 2000, factor: 3, jitter: 0 } })
+class FlakyInvoiceHandler extends JobHandlerHost<{ invoiceId: number }> {
+  handle(): Promise<unknown> {
+    return Promise.reject(new Error('billing is down'));
+  }
+}
+
 describe('runJob', () => {
+  it('runs a decorated handler with its @JobHandler settings, as the worker does: type, queue, attempts, backoff', async () => {
+    // The engine's defaults would make attempt 5 the last one; the decorator allows 8.
+    const fifth = await runJob(new FlakyInvoiceHandler(), { invoiceId: 42 }, { attempt: 5 });
+    expect(fifth).toMatchObject({ kind: 'retry', delayMs: 2000 * 3 ** 4 });
+    expect(fifth.job).toMatchObject({ type: 'SEND_INVOICE', queue: 'billing', maxAttempts: 8, attempts: 5 });
+    expect(await runJob(new FlakyInvoiceHandler(), { invoiceId: 42 }, { attempt: 8 })).toMatchObject({ kind: 'dead' });
+    // What the test passes still wins.
+    expect(await runJob(new FlakyInvoiceHandler(), { invoiceId: 42 }, { attempt: 2, maxAttempts: 2 })).toMatchObject({ kind: 'dead' });
+  });
+
   it('returns the handler result as completed, with the payload and attempt the handler saw', async () => {
     const run = await runJob(
       new ScriptedHandler((job, ctx) => ({ doubled: job.payload.n * 2, attempt: ctx.attempt })),

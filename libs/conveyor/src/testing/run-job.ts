@@ -4,6 +4,7 @@ import { PermanentJobError } from '../errors/permanent-job.error';
 import { RetryLaterError } from '../errors/retry-later.error';
 import { JobContext } from '../handlers/job-context.interface';
 import { JobHandlerHost } from '../handlers/job-handler.host';
+import { jobHandlerMetadataOf, jobHandlerSettings } from '../handlers/job-handler-settings';
 import { Job } from '../job/job';
 import { JobProgress } from '../job/job-progress';
 import { readJobProgress } from '../consumer/job-progress.reader';
@@ -16,9 +17,9 @@ import { buildTestJob } from './test-job';
 export interface RunJobOptions<P> {
   /** Which attempt this is (1 = first); with `maxAttempts`, decides between `retry` and `dead`. Default 1. */
   attempt?: number;
-  /** Default: the engine's `defaultMaxAttempts`. */
+  /** Default: the handler's `@JobHandler` `maxAttempts`, else the engine's `defaultMaxAttempts`. */
   maxAttempts?: number;
-  /** Retry backoff used to compute `delayMs`. Default: the engine's default backoff. */
+  /** Retry backoff used to compute `delayMs`, over the handler's `@JobHandler` `backoff` and the engine's default. */
   backoff?: Partial<BackoffOptions>;
   /** Times the job already asked to run later, against `maxSnoozes`. Default 0. */
   snoozes?: number;
@@ -30,7 +31,7 @@ export interface RunJobOptions<P> {
   /** Replaces `progress` (e.g. to make it reject as a lost claim would); reports are recorded either way. */
   progress?: (progress: JobProgress) => Promise<void>;
   workerId?: string;
-  /** Any other field of the job the handler receives (type, queue, id...). */
+  /** Any other field of the job the handler receives (id, priority...; type and queue default to the decorator's). */
   job?: Partial<Job<P>>;
 }
 
@@ -38,14 +39,19 @@ const TEST_WORKER = 'conveyor-testing';
 
 /**
  * Runs one attempt of `handler` on `payload` with a real JobContext and no database, and classifies what
- * happened exactly as the engine's worker does (the same classification code), so a test can assert
- * "this input is retried", "that one is given up" without starting Conveyor.
+ * happened exactly as the engine's worker does (the same classification code, and the settings of the handler's
+ * `@JobHandler` decorator with the engine's defaults), so a test can assert "this input is retried", "that one
+ * is given up" without starting Conveyor.
  */
 export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, options: RunJobOptions<P> = {}): Promise<JobRun<P, R>> {
   const defaults = conveyorDefaults();
+  const meta = jobHandlerMetadataOf(handler);
+  const settings = jobHandlerSettings(meta, defaults);
   const job = buildTestJob(payload, {
+    ...(meta ? { type: meta.type } : {}),
+    queue: settings.queue,
     attempts: options.attempt ?? 1,
-    maxAttempts: options.maxAttempts ?? defaults.defaultMaxAttempts,
+    maxAttempts: options.maxAttempts ?? settings.maxAttempts,
     snoozes: options.snoozes ?? 0,
     lockedBy: options.workerId ?? TEST_WORKER,
     ...options.job,
@@ -72,7 +78,7 @@ export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, op
   try {
     outcome = { kind: 'completed', result: await handler.handle(job, context) };
   } catch (error) {
-    outcome = classifyFailure(job, error, { ...defaults.backoff, ...options.backoff }, options.maxSnoozes ?? defaults.maxSnoozes);
+    outcome = classifyFailure(job, error, { ...settings.backoff, ...options.backoff }, options.maxSnoozes ?? defaults.maxSnoozes);
   }
   return { ...outcome, job, heartbeats, progress: reported };
 }
