@@ -118,6 +118,14 @@ describe('POST /jobs/batch', () => {
     });
   });
 
+  it('an Idempotency-Key header is a 400 naming it, not a key silently ignored, and nothing is stored', async () => {
+    const before = (await t.rows()).length;
+    const body = { jobs: [{ type: 'TEST_RECORD', payload: {} }] };
+    const res = await t.api().post('/jobs/batch').set('Idempotency-Key', 'batch-1').send(body);
+    expectErrorBody(res, 400, ['Idempotency-Key']);
+    expect((await t.rows()).length).toBe(before);
+  });
+
   it('a key already used with the same request answers with that job; the rest are created', async () => {
     const existing = await t
       .api()

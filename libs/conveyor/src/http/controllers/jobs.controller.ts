@@ -85,12 +85,18 @@ export class JobsController {
   })
   @ApiCreatedResponse({ type: JobBatchDto, description: 'Every job, in request order (earlier jobs for repeated idempotency keys).' })
   @ApiErrors({
-    400: 'Invalid batch: `details` names `jobs[i].field`.',
+    400: 'Invalid batch: `details` names `jobs[i].field`; an `Idempotency-Key` header (each job takes its own key).',
     409: 'An idempotency key was used for a different request.',
     413: true,
     503: true,
   })
-  async submitBatch(@Body() body: unknown): Promise<{ jobs: JobView[] }> {
+  async submitBatch(@Body() body: unknown, @Headers('idempotency-key') headerKey: string | undefined): Promise<{ jobs: JobView[] }> {
+    if (headerKey !== undefined) {
+      // Ignored, it would let a retried batch create every job again while the caller believes it is safe.
+      throw new JobValidationError('Invalid batch: Idempotency-Key', [
+        { field: 'Idempotency-Key', problems: ['is not taken by POST /jobs/batch: give each job its own idempotencyKey'] },
+      ]);
+    }
     if (body === null || typeof body !== 'object' || Array.isArray(body) || !('jobs' in body)) {
       throw new JobValidationError('Invalid batch', [{ field: 'jobs', problems: ['is required: { "jobs": [ ... ] }'] }]);
     }
