@@ -83,6 +83,36 @@ describe('conveyorMigrationScript', () => {
     expect(() => conveyorMigrationScript({ after: -1 })).toThrow(RangeError);
   });
 
+  it("takes the migrator's lock: while an instance migrates the schema, the script waits for it", async () => {
+    const schema = await newSchema('script_lock');
+    // An instance's migrator, mid-migration: its transaction holds the lock.
+    const instance = await pool.connect();
+    try {
+      await instance.query('BEGIN');
+      await instance.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`conveyor-migrate:${schema.schema}`]);
+      const applied = apply(conveyorMigrationScript({ schema: schema.schema }));
+      await waitFor(
+        async () =>
+          (
+            await pool.query(
+              `SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+               WHERE l.locktype = 'advisory' AND NOT l.granted AND a.query LIKE '%conveyor-migrate:' || $1 || '%'`,
+              [schema.schema],
+            )
+          ).rowCount! > 0,
+        {
+          message: 'the script to wait for the lock',
+        },
+      );
+      expect(await standaloneMigrator(pool, schema.schema).isUpToDate()).toBe(false);
+      await instance.query('COMMIT');
+      await applied;
+    } finally {
+      instance.release();
+    }
+    expect(await standaloneMigrator(pool, schema.schema).isUpToDate()).toBe(true);
+  });
+
   it('serves an app with migrate: false: ready, and jobs run', async () => {
     const schema = await newSchema('script_app');
     await apply(conveyorMigrationScript({ schema: schema.schema }));

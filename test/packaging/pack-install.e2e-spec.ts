@@ -158,7 +158,7 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
   it('prints its migrations as one SQL script, with the command operations.md gives, for a host that applies them', async () => {
     const script = "require('@conveyor/core').conveyorMigrationScript({ schema: 'jobs' })";
     const { stdout } = await run(process.execPath, ['-p', script], { cwd: dir });
-    expect(stdout).toMatch(/^CREATE SCHEMA IF NOT EXISTS "jobs";/);
+    expect(stdout).toMatch(/^SELECT pg_advisory_xact_lock\(hashtext\('conveyor-migrate:jobs'\)\);\n\nCREATE SCHEMA IF NOT EXISTS "jobs";/);
     expect(stdout).toContain('INSERT INTO "jobs".conveyor_migrations (id, name) VALUES (1, ');
   });
 
@@ -214,6 +214,7 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
     }
 
     // The package's installShutdownSignals: a SIGTERM closes the app gracefully, and the process exits 0.
+    expect({ exitCode: started.exitCode, signalCode: started.signalCode }).toEqual({ exitCode: null, signalCode: null });
     const exited = new Promise<number | null>((done) => started.once('exit', (code) => done(code)));
     started.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -1,9 +1,10 @@
 import { createServer, Server, Socket } from 'node:net';
 
 /**
- * A loopback TCP proxy in front of PostgreSQL, so a test can make the database unreachable for one
- * app (cut every connection and refuse new ones) and bring it back, without touching the shared server,
- * or re-point it at another server (a failover: the address the app uses now reaches the promoted standby).
+ * A loopback TCP proxy in front of a server — PostgreSQL, or Conveyor's HTTP API — so a test can make it
+ * unreachable for one client (cut every connection and refuse new ones) and bring it back, without touching the
+ * shared server, or re-point it at another server (a failover: the address the app uses now reaches the promoted
+ * standby).
  */
 export class TcpProxy {
   private server: Server | null = null;

@@ -96,7 +96,8 @@ describe('ConveyorClient', () => {
       };
       const waiting = new ConveyorClient({ baseUrl, fetch: cutAfterFirstRead }).waitFor(job.id, {
         live: false,
-        timeoutMs: 400,
+        // Room for the first read through a fresh connection on a slow machine; the rest is refused at once.
+        timeoutMs: 3_000,
         intervalMs: 50,
       });
       const err = await rejection<WaitForJobTimeoutError>(waiting);

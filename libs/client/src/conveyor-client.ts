@@ -20,7 +20,7 @@ import { ClaimedJob, ClaimRequest, FailureReport, LeaseReport, OutcomeReport, Pr
 
 /** Options of `waitFor`. */
 export interface WaitForJobOptions {
-  /** Give up after this long (default 60 000 ms) with a WaitForJobTimeoutError. */
+  /** Give up after this long (default 60 000 ms; Infinity never) with a WaitForJobTimeoutError. */
   timeoutMs?: number;
   /** Pause between polls, when polling (default 500 ms). */
   intervalMs?: number;
@@ -147,6 +147,9 @@ export class ConveyorClient {
    */
   async waitFor<P = unknown, R = unknown>(id: string, options: WaitForJobOptions = {}): Promise<Job<P, R>> {
     const { timeoutMs = 60_000, intervalMs = 500, signal, live = true } = options;
+    if (!(timeoutMs >= 0)) throw new RangeError(`timeoutMs must be a number of milliseconds from 0 (or Infinity), got ${timeoutMs}`);
+    if (!(intervalMs >= 0 && intervalMs < Infinity))
+      throw new RangeError(`intervalMs must be a number of milliseconds from 0, got ${intervalMs}`);
     const deadline = Date.now() + timeoutMs;
     // A finished stream is read once below; a failed or ended one leaves the polling to find out.
     if (live) await this.followUntilFinished(id, deadline, signal);
@@ -156,7 +159,7 @@ export class ConveyorClient {
       let pauseMs = intervalMs;
       try {
         // A read that hangs (a partition) is cut off near the deadline, and counts as a failed one.
-        const job = await this.get<P, R>(id, { signal: withDeadline(deadline, signal) });
+        const job = await this.get<P, R>(id, { signal: untilDeadline(deadline, [signal], MIN_READ_MS) });
         if (TERMINAL_STATUSES.includes(job.status)) return job;
         seen = job;
       } catch (err) {
@@ -166,8 +169,8 @@ export class ConveyorClient {
         pauseMs = retryDelayOf(err, intervalMs);
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw seen ? new WaitForJobTimeoutError(seen, timeoutMs, failure) : failure;
-      await sleep(Math.min(pauseMs, left), signal);
+      if (left <= 0) throw new WaitForJobTimeoutError(id, seen ?? null, timeoutMs, failure);
+      await sleep(Math.min(pauseMs, left, MAX_TIMER_MS), signal);
       signal?.throwIfAborted();
     }
   }
@@ -177,10 +180,9 @@ export class ConveyorClient {
    * stream failing or ending (the caller's polling then finds out, and reports a timeout or a missing job).
    */
   private async followUntilFinished(id: string, deadline: number, signal?: AbortSignal): Promise<void> {
-    const left = deadline - Date.now();
-    if (left <= 0) return;
+    if (deadline <= Date.now()) return;
     const done = new AbortController();
-    const stop = AbortSignal.any([done.signal, AbortSignal.timeout(left), ...(signal ? [signal] : [])]);
+    const stop = untilDeadline(deadline, [done.signal, signal])!;
     try {
       const body = await this.http.stream(`/jobs/${encodeURIComponent(id)}/events`, stop);
       for await (const event of serverSentEvents(body)) {
@@ -238,8 +240,15 @@ function toWire(request: JobRequest): Record<string, unknown> {
 /** Least time a read gets, however close the deadline: a last read that cannot succeed would tell nothing. */
 const MIN_READ_MS = 1_000;
 
-/** The caller's signal, if any, and one that aborts at `deadline`, or MIN_READ_MS from now if that is later. */
-function withDeadline(deadline: number, signal?: AbortSignal): AbortSignal {
-  const atDeadline = AbortSignal.timeout(Math.max(MIN_READ_MS, deadline - Date.now()));
-  return signal ? AbortSignal.any([signal, atDeadline]) : atDeadline;
+/** Longest delay a timer takes (2^31 - 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A signal that aborts with any of `signals`, or at `deadline` but not before `minMs` from now; nothing is added
+ * for a wait without end (Infinity).
+ */
+function untilDeadline(deadline: number, signals: Array<AbortSignal | undefined>, minMs = 0): AbortSignal | undefined {
+  const all = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (deadline !== Infinity) all.push(AbortSignal.timeout(Math.min(MAX_TIMER_MS, Math.ceil(Math.max(minMs, deadline - Date.now())))));
+  return all.length > 1 ? AbortSignal.any(all) : all[0];
 }

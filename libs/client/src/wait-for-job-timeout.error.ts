@@ -1,17 +1,19 @@
 import { Job } from './job.types';
 
 /**
- * `waitFor` gave up before the job finished; `job` is the last state it saw. When the server could not be reached
- * at the end (network trouble, a 5xx, a 429), `cause` is the last such failure.
+ * `waitFor` gave up before the job finished. `job` is the last state it saw (null when no read of the job
+ * succeeded); when the server could not be read at the end (network trouble, a 5xx, a 429), `cause` is the last
+ * such failure.
  */
 export class WaitForJobTimeoutError extends Error {
   constructor(
-    readonly job: Job,
+    readonly jobId: string,
+    readonly job: Job | null,
     readonly timeoutMs: number,
     cause?: unknown,
   ) {
     super(
-      `Job ${job.id} was still ${job.status} after ${timeoutMs} ms` +
+      (job ? `Job ${jobId} was still ${job.status} after ${timeoutMs} ms` : `Job ${jobId} could not be read within ${timeoutMs} ms`) +
         (cause === undefined ? '' : ` (the last read failed: ${messageOf(cause)})`),
       cause === undefined ? undefined : { cause },
     );

@@ -12,8 +12,12 @@ describe('docs/configuration.md configuration table', () => {
 
   it('names a ConveyorModule option in the Option column of every engine setting', () => {
     for (const setting of ENV_SETTINGS.filter((s) => s.scope === 'engine')) {
-      const [option] = setting.target.split('.');
-      expect(() => validateConveyorOptions({ [option]: undefined })).not.toThrow();
+      // `backoff.baseMs` is { backoff: { baseMs } }: every segment is checked.
+      const input = setting.target.split('.').reduceRight<unknown>((inner, key) => ({ [key]: inner }), undefined) as Record<
+        string,
+        unknown
+      >;
+      expect(() => validateConveyorOptions(input)).not.toThrow();
     }
     expect(() => validateConveyorOptions({ notAnOption: undefined } as object)).toThrow(/notAnOption/);
   });

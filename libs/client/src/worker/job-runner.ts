@@ -30,14 +30,17 @@ export interface JobRunSettings {
  *
  * While heartbeats cannot reach the server (a network cut), the run counts its lease as lost once it may have
  * lapsed by this process's clock — when the claim or the last heartbeat that reached the server was sent, plus the
- * lease, less one heartbeat interval: the server may have rescued the job and given it to another worker. The
- * handler's signal fires then and nothing is reported; a job whose claim answer came too late is not started.
+ * lease, less one heartbeat interval: the server may have rescued the job and given it to another worker. A timer
+ * armed at that moment fires the handler's signal, whether the heartbeats in flight fail or hang unanswered (packets
+ * dropped), and nothing is reported; a job whose claim answer came too late is not started.
  */
 export class JobRun {
   private readonly abort = new AbortController();
   private lost = false;
   /** performance.now() until which the lease is certainly still ours. */
   private leaseValidUntil: number;
+  /** Fires at leaseValidUntil unless a heartbeat that reached the server moved it on. */
+  private leaseDeadline: ReturnType<typeof setTimeout> | undefined;
 
   /** `claimSentAt`: the performance.now() at which the claim that returned the job was sent. */
   constructor(
@@ -60,6 +63,7 @@ export class JobRun {
       return;
     }
     const timer = setInterval(() => void this.heartbeat().catch(() => undefined), settings.heartbeatIntervalMs);
+    this.armLeaseDeadline();
     try {
       const context: WorkerContext = {
         signal: this.abort.signal,
@@ -86,6 +90,7 @@ export class JobRun {
       await this.report(report);
     } finally {
       clearInterval(timer);
+      clearTimeout(this.leaseDeadline);
     }
   }
 
@@ -96,6 +101,7 @@ export class JobRun {
     try {
       await this.settings.client.heartbeat(this.job.id, this.job.leaseToken, this.settings.leaseMs);
       this.leaseValidUntil = Math.max(this.leaseValidUntil, this.validUntil(sentAt));
+      this.armLeaseDeadline();
     } catch (err) {
       if (isClaimGone(err) || performance.now() >= this.leaseValidUntil) {
         const reason = isCancelled(err) ? new JobCancelledError(this.job.id) : new LeaseLostError(this.job.id);
@@ -119,6 +125,19 @@ export class JobRun {
       }
       throw err;
     }
+  }
+
+  /** (Re)arms the timer that counts the claim lost once leaseValidUntil has passed. */
+  private armLeaseDeadline(): void {
+    clearTimeout(this.leaseDeadline);
+    if (this.lost) return;
+    this.leaseDeadline = setTimeout(
+      () => {
+        if (performance.now() >= this.leaseValidUntil) this.loseClaim();
+        else this.armLeaseDeadline();
+      },
+      Math.max(0, this.leaseValidUntil - performance.now()),
+    );
   }
 
   /** The claim is gone, or may be: the handler's signal fires and nothing will be reported. */

@@ -38,7 +38,14 @@ describe('runWorker without a server', () => {
     expect(errors).toEqual([expect.objectContaining({ status: 503 })]);
   });
 
-  it('aborts a running job and reports nothing once its lease may have lapsed while heartbeats cannot reach the server', async () => {
+  /**
+   * A worker whose one claim returns one job, held by its handler until the handler's signal fires; every later
+   * request is answered by `afterClaim`. Resolves with the signal's reason and every path the worker requested.
+   */
+  async function abortOfOneClaimedJob(
+    afterClaim: (init?: RequestInit) => Promise<Response>,
+    options: { leaseMs: number; heartbeatIntervalMs: number; timeoutMs?: number },
+  ): Promise<{ reason: unknown; requests: string[] }> {
     const job = {
       id: 'j1',
       queue: 'q',
@@ -54,67 +61,58 @@ describe('runWorker without a server', () => {
     };
     let claims = 0;
     const requests: string[] = [];
-    const fetchImpl = (async (url: string | URL) => {
+    const fetchImpl = (async (url: string | URL, init?: RequestInit) => {
       const path = new URL(String(url)).pathname;
       requests.push(path);
       if (path.endsWith('/claim')) return json(200, { jobs: claims++ === 0 ? [job] : [] });
-      throw new TypeError('fetch failed'); // the network is cut: heartbeats and reports do not arrive
+      return afterClaim(init);
     }) as typeof fetch;
     let abortedWith: (reason: unknown) => void;
     const aborted = new Promise<unknown>((resolve) => (abortedWith = resolve));
     const handler = (_job: unknown, context: { signal: AbortSignal }) =>
       new Promise<never>(() => context.signal.addEventListener('abort', () => abortedWith(context.signal.reason), { once: true }));
     const worker = runWorker('q', handler, {
-      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
-      leaseMs: 300,
-      heartbeatIntervalMs: 50,
+      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl, timeoutMs: options.timeoutMs }),
+      leaseMs: options.leaseMs,
+      heartbeatIntervalMs: options.heartbeatIntervalMs,
       idleBackoff: { minMs: 1000, maxMs: 1000 },
       onError: () => undefined,
     });
     const reason = await aborted;
     await worker.stop();
+    return { reason, requests };
+  }
+
+  const reports = (requests: string[]) => requests.filter((p) => p.endsWith('/complete') || p.endsWith('/fail'));
+
+  it('aborts a running job and reports nothing once its lease may have lapsed while heartbeats cannot reach the server', async () => {
+    // The network is cut: heartbeats and reports do not arrive.
+    const { reason, requests } = await abortOfOneClaimedJob(() => Promise.reject(new TypeError('fetch failed')), {
+      leaseMs: 300,
+      heartbeatIntervalMs: 50,
+    });
     expect(reason).toBeInstanceOf(LeaseLostError);
-    expect(requests.filter((p) => p.endsWith('/complete') || p.endsWith('/fail'))).toEqual([]);
+    expect(reports(requests)).toEqual([]);
+  });
+
+  it('aborts a running job once its lease may have lapsed while heartbeats hang unanswered (packets dropped)', async () => {
+    // Nothing answers: each request waits until its own timeout (an hour) or its caller gives up. Before the lease
+    // timer, only a heartbeat's failure counted the claim lost, an hour later.
+    const unanswered = (init?: RequestInit) =>
+      new Promise<never>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
+    const { reason, requests } = await abortOfOneClaimedJob(unanswered, { leaseMs: 300, heartbeatIntervalMs: 50, timeoutMs: 3_600_000 });
+    expect(reason).toBeInstanceOf(LeaseLostError);
+    expect(requests.filter((p) => p.endsWith('/heartbeat')).length).toBeGreaterThan(0);
+    expect(reports(requests)).toEqual([]);
   });
 
   it('aborts a running job with JobCancelledError when a heartbeat answers 409 CANCELLED, and reports nothing', async () => {
-    const job = {
-      id: 'j2',
-      queue: 'q',
-      type: 'T',
-      payload: {},
-      priority: 0,
-      attempts: 1,
-      maxAttempts: 5,
-      runAt: '',
-      createdAt: '',
-      leaseToken: 't',
-      lockedUntil: '',
-    };
-    let claims = 0;
-    const requests: string[] = [];
-    const fetchImpl = (async (url: string | URL) => {
-      const path = new URL(String(url)).pathname;
-      requests.push(path);
-      if (path.endsWith('/claim')) return json(200, { jobs: claims++ === 0 ? [job] : [] });
-      return json(409, { statusCode: 409, error: 'Conflict', message: 'Job j2 was cancelled', jobStatus: 'CANCELLED' });
-    }) as typeof fetch;
-    let abortedWith: (reason: unknown) => void;
-    const aborted = new Promise<unknown>((resolve) => (abortedWith = resolve));
-    const handler = (_job: unknown, context: { signal: AbortSignal }) =>
-      new Promise<never>(() => context.signal.addEventListener('abort', () => abortedWith(context.signal.reason), { once: true }));
-    const worker = runWorker('q', handler, {
-      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
-      leaseMs: 30_000,
-      heartbeatIntervalMs: 20,
-      idleBackoff: { minMs: 1000, maxMs: 1000 },
-      onError: () => undefined,
-    });
-    const reason = await aborted;
-    await worker.stop();
+    const cancelled = () =>
+      Promise.resolve(json(409, { statusCode: 409, error: 'Conflict', message: 'Job j1 was cancelled', jobStatus: 'CANCELLED' }));
+    const { reason, requests } = await abortOfOneClaimedJob(cancelled, { leaseMs: 30_000, heartbeatIntervalMs: 20 });
     expect(reason).toBeInstanceOf(JobCancelledError);
-    expect((reason as JobCancelledError).jobId).toBe('j2');
-    expect(requests.filter((p) => p.endsWith('/complete') || p.endsWith('/fail'))).toEqual([]);
+    expect((reason as JobCancelledError).jobId).toBe('j1');
+    expect(reports(requests)).toEqual([]);
   });
 
   it('checks its options', () => {

@@ -11,6 +11,20 @@ describe('validateConveyorOptions', () => {
     expect(() => validateConveyorOptions(misspelt)).toThrow(new ConveyorConfigError('concurrancy', 'is not an option of ConveyorModule'));
   });
 
+  it('refuses a misspelt field of backoff, and a name objects merely inherit', () => {
+    expect(() => validateConveyorOptions({ backoff: { jiter: 0 } } as ConveyorOptionsInput)).toThrow(
+      new ConveyorConfigError('backoff.jiter', 'is not a field of backoff (baseMs, factor, maxMs, jitter)'),
+    );
+    expect(() => validateConveyorOptions({ toString: () => 'x' } as ConveyorOptionsInput)).toThrow(/"toString"/);
+  });
+
+  it('takes the default for a field set to undefined, in backoff too', () => {
+    expect(validateConveyorOptions({ concurrency: undefined, backoff: { baseMs: undefined, factor: 3 } })).toMatchObject({
+      concurrency: 10,
+      backoff: { baseMs: 1000, factor: 3 },
+    });
+  });
+
   it('says where dataSourceName goes when a factory returns it', () => {
     expect(() => validateConveyorOptions({ dataSourceName: 'jobs' } as ConveyorOptionsInput)).toThrow(/dataSourceName.*beside useFactory/);
   });

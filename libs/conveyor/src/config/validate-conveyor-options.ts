@@ -4,6 +4,7 @@ import { CronScheduleError } from '../errors/cron-schedule.error';
 import { CLAIM_STRATEGY_NAMES } from './claim-strategy-name';
 import { conveyorDefaults } from './conveyor-defaults';
 import { POOLER_MODES } from './pooler-mode';
+import { BackoffOptions } from './backoff-options.interface';
 import { ConveyorOptions } from './conveyor-options.interface';
 
 /** What a caller may pass: any subset, with backoff partial too. */
@@ -11,22 +12,70 @@ export type ConveyorOptionsInput = Partial<Omit<ConveyorOptions, 'backoff'>> & {
   backoff?: Partial<ConveyorOptions['backoff']>;
 };
 
-/** Options with no default, so absent from conveyorDefaults(). */
-const OPTIONAL_KEYS = ['listenUrl'];
+/** Every option's name; the compiler checks the list against ConveyorOptions, both ways. */
+const OPTION_NAMES: ReadonlySet<string> = new Set(
+  Object.keys({
+    claimStrategy: true,
+    workerId: true,
+    runWorkers: true,
+    concurrency: true,
+    queueConcurrency: true,
+    claimBatchSize: true,
+    prefetch: true,
+    pollIntervalMs: true,
+    listen: true,
+    pooler: true,
+    listenUrl: true,
+    leaseMs: true,
+    heartbeatIntervalMs: true,
+    maintenanceIntervalMs: true,
+    shutdownGraceMs: true,
+    livenessEventLoopDelayMs: true,
+    livenessClaimStallMs: true,
+    completionBatchSize: true,
+    completionFlushMs: true,
+    defaultMaxAttempts: true,
+    defaultTimeoutMs: true,
+    backoff: true,
+    maxSnoozes: true,
+    retentionCompletedMs: true,
+    retentionBatchSize: true,
+    externalTypes: true,
+    maxBatchSize: true,
+    schedules: true,
+    migrate: true,
+  } satisfies Record<keyof ConveyorOptions, true>),
+);
+
+/** Every field of `backoff`, checked the same way. */
+const BACKOFF_NAMES: ReadonlySet<string> = new Set(
+  Object.keys({ baseMs: true, factor: true, maxMs: true, jitter: true } satisfies Record<keyof BackoffOptions, true>),
+);
 
 /**
  * Refuses a key that is no option, which would otherwise be ignored: TypeScript catches a misspelt option in
- * `forRoot({...})`, not in the object a `forRootAsync` factory returns.
+ * `forRoot({...})`, not in the object a `forRootAsync` factory returns, nor in options built at run time.
  */
-function mustBeKnownKeys(input: object, defaults: ConveyorOptions): void {
+function mustBeKnownKeys(input: object): void {
   for (const key of Object.keys(input)) {
-    if (key in defaults || OPTIONAL_KEYS.includes(key)) continue;
+    if (OPTION_NAMES.has(key)) continue;
     if (key === 'dataSourceName') {
       // The DataSource is bound when the module is defined, before any factory runs.
       throw new ConveyorConfigError(key, 'goes beside useFactory, not in what it returns: forRootAsync({ dataSourceName, useFactory })');
     }
     throw new ConveyorConfigError(key, 'is not an option of ConveyorModule');
   }
+  const backoff = (input as { backoff?: unknown }).backoff;
+  if (backoff === null || typeof backoff !== 'object') return;
+  for (const key of Object.keys(backoff)) {
+    if (!BACKOFF_NAMES.has(key))
+      throw new ConveyorConfigError(`backoff.${key}`, 'is not a field of backoff (baseMs, factor, maxMs, jitter)');
+  }
+}
+
+/** The fields given a value: one set to undefined takes its default, as one left out does. */
+function definedFields(input: object): object {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 }
 
 function integer(field: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
@@ -41,12 +90,11 @@ function integer(field: string, value: number, min: number, max = Number.MAX_SAF
  */
 export function validateConveyorOptions(input: ConveyorOptionsInput = {}): ConveyorOptions {
   const defaults = conveyorDefaults();
-  mustBeKnownKeys(input, defaults);
-  const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  mustBeKnownKeys(input);
   const o: ConveyorOptions = {
     ...defaults,
-    ...defined,
-    backoff: { ...defaults.backoff, ...(input.backoff ?? {}) },
+    ...definedFields(input),
+    backoff: { ...defaults.backoff, ...definedFields(input.backoff ?? {}) },
   } as ConveyorOptions;
 
   if (!CLAIM_STRATEGY_NAMES.includes(o.claimStrategy)) {

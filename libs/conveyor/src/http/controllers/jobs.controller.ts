@@ -92,7 +92,7 @@ export class JobsController {
   })
   async submitBatch(@Body() body: unknown, @Headers('idempotency-key') headerKey: string | undefined): Promise<{ jobs: JobView[] }> {
     if (headerKey !== undefined) {
-      // Ignored, it would let a retried batch create every job again while the caller believes it is safe.
+      // Were it ignored, a retried batch would create every job again while its sender believes it idempotent.
       throw new JobValidationError('Invalid batch: Idempotency-Key', [
         { field: 'Idempotency-Key', problems: ['is not taken by POST /jobs/batch: give each job its own idempotencyKey'] },
       ]);

@@ -9,6 +9,7 @@ const NUL_MESSAGE = '$property must not contain NUL characters';
  * The job filters `GET /jobs` and `POST /jobs/retry` share (queue exactly, type whatever the case, text in the
  * idempotency key), validated the same way in both. `GET /events` takes queue and type alone (LiveEventsQueryDto).
  */
+// Not abstract: LiveEventsQueryDto derives from it with OmitType, which needs a class it can construct.
 export class JobFilterDto {
   @ApiPropertyOptional({ description: 'Queue name, exactly.', example: 'emails' })
   @IsOptional()

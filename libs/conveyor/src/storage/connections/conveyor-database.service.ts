@@ -10,7 +10,7 @@ import { isConnectionError } from './connection-errors';
 import { followPoolCheckouts, isPoolExhausted } from './pool-checkouts';
 import { youngRows } from './young-rows';
 import { ENGINE_TYPE_PARSERS } from './engine-type-parsers';
-import { shortHash, SqlTables, sqlTablesFor } from './sql-tables';
+import { channelFor, SqlTables, sqlTablesFor } from './sql-tables';
 import { guardPooledClients, KEEPALIVE_IDLE_MS } from './pooled-client-guard';
 import { QueryOptions, SqlResult, SqlRunner, STATEMENT_DEADLINE_MS } from './sql-runner.interface';
 import { withinDeadline } from './statement-deadline';
@@ -226,10 +226,4 @@ function queryConfig(text: string, values: unknown[] | undefined, options: Query
     rowMode,
     types: ENGINE_TYPE_PARSERS as QueryConfig['types'],
   } as QueryConfig;
-}
-
-/** NOTIFY channel for a schema; channel names are identifiers, so at most 63 bytes. */
-export function channelFor(schema: string, prefix = 'conveyor'): string {
-  const name = `${prefix}:${schema}`;
-  return Buffer.byteLength(name) <= 63 ? name : `${prefix}:${shortHash(schema)}`;
 }

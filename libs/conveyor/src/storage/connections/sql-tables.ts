@@ -31,6 +31,12 @@ export function sqlTablesFor(schema: string): SqlTables {
 }
 
 /** A short, stable digest of `text`, for names that must stay within PostgreSQL's 63 bytes. */
-export function shortHash(text: string): string {
+function shortHash(text: string): string {
   return createHash('sha1').update(text).digest('hex').slice(0, 12);
+}
+
+/** NOTIFY channel for a schema; channel names are identifiers, so at most 63 bytes. */
+export function channelFor(schema: string, prefix = 'conveyor'): string {
+  const name = `${prefix}:${schema}`;
+  return Buffer.byteLength(name) <= 63 ? name : `${prefix}:${shortHash(schema)}`;
 }

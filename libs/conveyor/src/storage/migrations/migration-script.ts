@@ -1,6 +1,5 @@
-import { channelFor } from '../connections/conveyor-database.service';
 import { quoteLiteral } from '../connections/quote';
-import { sqlTablesFor } from '../connections/sql-tables';
+import { channelFor, sqlTablesFor } from '../connections/sql-tables';
 import { Migration, MigrationContext } from './migration.interface';
 import { MIGRATIONS } from './migrations';
 
@@ -23,8 +22,16 @@ export function createMigrationsTableSql(schema: string): string {
   id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`;
 }
 
-/** The row that records `migration` as applied in `schema`. */
-export function recordedSql(schema: string, migration: Migration): string {
+/**
+ * Waits for any other migration of `schema` (an instance starting, a host's tool) and keeps others waiting until the
+ * transaction ends: one migrates, the others then find its work done.
+ */
+export function migrationLockSql(schema: string): string {
+  return `SELECT pg_advisory_xact_lock(hashtext(${quoteLiteral(`conveyor-migrate:${schema}`)}))`;
+}
+
+/** The row that records `migration` as applied in `schema`, as the script writes it (the migrator binds the values). */
+function recordedSql(schema: string, migration: Migration): string {
   return `INSERT INTO ${sqlTablesFor(schema).migrations} (id, name) VALUES (${migration.id}, ${quoteLiteral(migration.name)})`;
 }
 
@@ -38,16 +45,18 @@ export interface MigrationScriptOptions {
 
 /**
  * Conveyor's migrations as one SQL script, for a host that applies its schema with its own tool and runs Conveyor
- * with `migrate: false`: the schema and the table of applied migrations if missing, then each migration after
- * `after` followed by the row that records it, exactly as the start-up migrator applies them. Run it in one
- * transaction. Readiness reports the schema current once every migration of the running build is recorded.
+ * with `migrate: false`: the start-up migrator's lock, the schema and the table of applied migrations if missing,
+ * then each migration after `after` followed by the row that records it, the SQL the migrator runs. Run it in one
+ * transaction (the lock is held until it ends). A migration already applied makes it fail (its objects exist, its
+ * row's id is taken) and roll back. Readiness reports the schema current once every migration of the running build
+ * is recorded.
  */
 export function conveyorMigrationScript(options: MigrationScriptOptions = {}): string {
   const schema = options.schema ?? 'public';
   const after = options.after ?? 0;
   if (!Number.isInteger(after) || after < 0) throw new RangeError(`after must be a migration id (an integer from 0), got ${after}`);
   const ctx = migrationContext(schema);
-  const parts = [`CREATE SCHEMA IF NOT EXISTS ${ctx.schema};`, `${createMigrationsTableSql(schema)};`];
+  const parts = [`${migrationLockSql(schema)};`, `CREATE SCHEMA IF NOT EXISTS ${ctx.schema};`, `${createMigrationsTableSql(schema)};`];
   for (const migration of MIGRATIONS.filter((m) => m.id > after)) {
     parts.push(`-- Migration ${migration.id}: ${migration.name}\n${terminated(migration.up(ctx))}`, `${recordedSql(schema, migration)};`);
   }

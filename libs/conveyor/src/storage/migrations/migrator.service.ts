@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConveyorDatabase } from '../connections/conveyor-database.service';
 import { QueryOptions } from '../connections/sql-runner.interface';
 import { MigrationHistoryError } from './migration-history.error';
-import { createMigrationsTableSql, migrationContext, recordedSql } from './migration-script';
+import { createMigrationsTableSql, migrationContext, migrationLockSql } from './migration-script';
 import { MIGRATIONS } from './migrations';
 
 const NO_DEADLINE: QueryOptions = { deadlineMs: Infinity };
@@ -32,7 +32,7 @@ export class MigratorService {
     const ctx = migrationContext(schema);
     await this.db.transaction(async (tx) => {
       // Another instance may be migrating (the lock waits for it), and a migration may take long: no deadline.
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`conveyor-migrate:${schema}`], NO_DEADLINE);
+      await tx.query(migrationLockSql(schema), [], NO_DEADLINE);
       await tx.query(`CREATE SCHEMA IF NOT EXISTS ${ctx.schema}`);
       await tx.query(createMigrationsTableSql(schema));
       const { rows } = await tx.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.db.migrationsTable}`);
@@ -45,7 +45,7 @@ export class MigratorService {
       for (const m of MIGRATIONS) {
         if (done.has(m.id)) continue;
         await tx.query(m.up(ctx), [], NO_DEADLINE);
-        await tx.query(recordedSql(schema, m));
+        await tx.query(`INSERT INTO ${this.db.migrationsTable} (id, name) VALUES ($1, $2)`, [m.id, m.name]);
         this.logger.log(`Applied migration ${m.id} ${m.name} in schema "${schema}"`);
       }
     });

@@ -1,0 +1,76 @@
+import { ConveyorClient } from './conveyor-client';
+import { WaitForJobTimeoutError } from './wait-for-job-timeout.error';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const job = (status: string) => ({ id: 'j1', status, type: 'T', queue: 'q' });
+
+/** A client whose every read of the job answers as `answer` says (a thrown error: no answer at all). */
+function clientAnswering(answer: (read: number) => Response | Error): { client: ConveyorClient; reads: () => number } {
+  let reads = 0;
+  const fetchImpl = (async () => {
+    const a = answer(++reads);
+    if (a instanceof Error) throw a;
+    return a;
+  }) as typeof fetch;
+  return { client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }), reads: () => reads };
+}
+
+/** The error a promise rejects with. */
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (err: unknown) => err,
+  );
+
+describe('ConveyorClient.waitFor', () => {
+  it('waits without end, or for a fractional timeout, reading the job as any wait does', async () => {
+    for (const timeoutMs of [Infinity, 10_000.5, 2 ** 32]) {
+      const { client } = clientAnswering((read) => json(200, job(read < 3 ? 'RUNNING' : 'COMPLETED')));
+      expect(await client.waitFor('j1', { live: false, timeoutMs, intervalMs: 1 })).toMatchObject({ status: 'COMPLETED' });
+    }
+  });
+
+  it('refuses a timeout or interval that is no number of milliseconds, naming it', async () => {
+    const { client, reads } = clientAnswering(() => json(200, job('COMPLETED')));
+    expect(await rejection(client.waitFor('j1', { timeoutMs: NaN }))).toEqual(
+      expect.objectContaining({ name: 'RangeError', message: expect.stringMatching(/^timeoutMs/) }),
+    );
+    expect(await rejection(client.waitFor('j1', { intervalMs: -1 }))).toEqual(
+      expect.objectContaining({ name: 'RangeError', message: expect.stringMatching(/^intervalMs/) }),
+    );
+    expect(reads()).toBe(0);
+  });
+
+  it('reads again after no answer, a 503 or a 429, and gives up at the deadline with no state and the last failure', async () => {
+    // A fresh answer each read: a Response's body can be read once.
+    const failures = [
+      () => new TypeError('fetch failed'),
+      () => json(503, { statusCode: 503, error: 'Service Unavailable', message: 'down' }),
+      () => json(429, { statusCode: 429, error: 'Too Many Requests', message: 'slow down' }),
+    ];
+    const { client, reads } = clientAnswering((read) => failures[(read - 1) % failures.length]());
+    const err = (await rejection(client.waitFor('j1', { live: false, timeoutMs: 50, intervalMs: 1 }))) as WaitForJobTimeoutError;
+    expect(err).toBeInstanceOf(WaitForJobTimeoutError);
+    expect(err).toMatchObject({ jobId: 'j1', job: null, timeoutMs: 50 });
+    expect(err.message).toMatch(/^Job j1 could not be read within 50 ms \(the last read failed: /);
+    expect(reads()).toBeGreaterThan(3);
+  });
+
+  it("rejects at once with the caller's reason when its signal aborts during an outage", async () => {
+    const { client, reads } = clientAnswering(() => new TypeError('fetch failed'));
+    const caller = new AbortController();
+    const waiting = rejection(client.waitFor('j1', { live: false, timeoutMs: 3_600_000, intervalMs: 5, signal: caller.signal }));
+    while (reads() < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    caller.abort(new Error('no longer needed'));
+    expect(await waiting).toEqual(expect.objectContaining({ message: 'no longer needed' }));
+  });
+
+  it('stops at a programming error instead of reading again and again', async () => {
+    const { client, reads } = clientAnswering(() => new RangeError('a bug'));
+    expect(await rejection(client.waitFor('j1', { live: false, timeoutMs: 3_600_000, intervalMs: 1 }))).toEqual(
+      expect.objectContaining({ name: 'RangeError', message: 'a bug' }),
+    );
+    expect(reads()).toBe(1);
+  });
+});
