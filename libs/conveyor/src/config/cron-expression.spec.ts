@@ -52,5 +52,44 @@ describe('CronExpression', () => {
     it('say nothing was skipped when exactly catchUp ticks were due', () => {
       expect(everySecond.due(at('2030-01-01T00:00:00Z'), at('2030-01-01T00:00:02Z'), 2).skipped).toBe(false);
     });
+
+    it('run a daily job on the day the clocks spring forward, at the first valid time, as next() says', () => {
+      // 02:30 does not exist in New York on 2026-03-08: the tick is 03:30 EDT (07:30Z).
+      const daily = CronExpression.parse('30 2 * * *', 'America/New_York');
+      const lastTick = at('2026-03-07T07:30:00Z');
+      expect(daily.next(lastTick).toISOString()).toBe('2026-03-08T07:30:00.000Z');
+      expect(iso(daily.due(lastTick, at('2026-03-08T07:30:00Z'), 10).ticks)).toEqual(['2026-03-08T07:30:00.000Z']);
+    });
+
+    it('run a daily job once on the day the clocks fall back, as next() says', () => {
+      // 01:30 comes twice in New York on 2026-11-01 (05:30Z in EDT, 06:30Z in EST): one tick.
+      const daily = CronExpression.parse('30 1 * * *', 'America/New_York');
+      expect(iso(daily.due(at('2026-10-31T05:30:00Z'), at('2026-11-01T07:00:00Z'), 10).ticks)).toEqual(['2026-11-01T05:30:00.000Z']);
+    });
+
+    it.each([
+      ['30 2 * * *', 'America/New_York'],
+      ['30 1 * * *', 'America/New_York'],
+      ['*/20 * * * *', 'Europe/Berlin'],
+    ])('of %j in %s, taken round by round across the changes of 2026, are the ticks next() gives', (text, zone) => {
+      const cron = CronExpression.parse(text, zone);
+      // Two days around each change, New York's and Berlin's, in spring and in autumn.
+      for (const day of ['2026-03-08', '2026-03-29', '2026-10-25', '2026-11-01']) {
+        const start = at(`${day}T00:00:00Z`).getTime() - 86_400_000;
+        // A round every 13 minutes, each taking what it owes since the last tick enqueued.
+        const rounds = Array.from({ length: Math.floor((2 * 86_400_000) / (13 * 60_000)) }, (_, i) => new Date(start + i * 13 * 60_000));
+        const enqueued: Date[] = [];
+        let last = new Date(start);
+        for (const now of rounds) {
+          const { ticks } = cron.due(last, now, 1000);
+          enqueued.push(...ticks);
+          if (ticks.length > 0) last = ticks[ticks.length - 1];
+        }
+        const chain: Date[] = [];
+        const end = rounds[rounds.length - 1];
+        for (let tick = cron.next(new Date(start)); tick <= end; tick = cron.next(tick)) chain.push(tick);
+        expect(iso(enqueued)).toEqual(iso(chain));
+      }
+    });
   });
 });

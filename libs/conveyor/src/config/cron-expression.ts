@@ -43,19 +43,30 @@ export class CronExpression {
   }
 
   /**
-   * The newest `catchUp` ticks in (after, now], oldest first. Walks back from `now`, so a schedule that
-   * was down for a year costs `catchUp` steps, not a year of ticks.
+   * The newest `catchUp` ticks in (after, now], oldest first: the ticks next() gives, which is what a schedule's
+   * next tick and its timer follow. Walking back from `now` finds where to start, so a schedule that was down for a
+   * year costs about `catchUp` steps, not a year of ticks; the ticks themselves come from walking forward, as prev()
+   * and next() disagree across daylight-saving changes (prev() skips a tick in the hour that springs forward, which
+   * next() moves to the first valid time, and gives a tick in the hour that falls back twice).
    */
   due(after: Date, now: Date, catchUp: number): DueTicks {
     // prev() is strictly before its start: start 1 ms after `now` so a tick exactly at `now` counts.
-    const it = CronExpressionParser.parse(this.text, { tz: this.timezone, currentDate: new Date(now.getTime() + 1) });
-    const ticks: Date[] = [];
-    while (ticks.length < catchUp) {
-      const tick = it.prev().toDate();
-      if (tick <= after) return { ticks: ticks.reverse(), skipped: false };
-      ticks.push(tick);
+    const back = CronExpressionParser.parse(this.text, { tz: this.timezone, currentDate: new Date(now.getTime() + 1) });
+    // Two ticks beyond catchUp, for a tick prev() skipped or gave twice.
+    let from = after;
+    for (let steps = 0; steps < catchUp + 2; steps++) {
+      const tick = back.prev().toDate();
+      if (tick <= after) {
+        from = after;
+        break;
+      }
+      from = new Date(tick.getTime() - 1);
     }
-    return { ticks: ticks.reverse(), skipped: it.prev().toDate() > after };
+    const forward = CronExpressionParser.parse(this.text, { tz: this.timezone, currentDate: from });
+    const ticks: Date[] = [];
+    for (let tick = forward.next().toDate(); tick <= now; tick = forward.next().toDate()) ticks.push(tick);
+    const olderBeforeFrom = from > after && this.next(after) <= from;
+    return { ticks: ticks.slice(-catchUp), skipped: ticks.length > catchUp || olderBeforeFrom };
   }
 }
 
