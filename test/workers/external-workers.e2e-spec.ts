@@ -246,6 +246,19 @@ describe('external workers over HTTP', () => {
       ]);
     });
 
+    it('hand-back: PENDING again at once for any worker, the attempt and snoozes untouched, the lease cleared', async () => {
+      const id = await enqueue('EXT_A', 'handed');
+      const [job] = await claimed('handed', { workerId: 'ext-stopping' });
+      const res = await t.api().post(`/jobs/${id}/hand-back`).send({ leaseToken: job.leaseToken }).expect(200);
+      expect(res.body).toEqual({ id, status: 'PENDING', retryInMs: null });
+      const row = await t.row(id);
+      expect(row).toMatchObject({ status: 'PENDING', attempts: 0, snoozes: 0, lease_token: null, locked_by: null });
+      expect((row!.run_at as Date).getTime()).toBeLessThanOrEqual(Date.now());
+      expect(row!.errors).toEqual([expect.objectContaining({ kind: 'handed-back', worker: 'ext-stopping', attempt: 1 })]);
+      const [again] = await claimed('handed', { workerId: 'ext-other' });
+      expect(again).toMatchObject({ id, attempts: 1 });
+    });
+
     it('fail with permanent: DEAD at once', async () => {
       const id = await enqueue('EXT_A', 'hopeless', { maxAttempts: 5 });
       const [job] = await claimed('hopeless', { workerId: 'ext-1' });
@@ -271,12 +284,13 @@ describe('external workers over HTTP', () => {
         ['heartbeat', { leaseToken: stale.leaseToken }],
         ['complete', { leaseToken: stale.leaseToken, result: { late: true } }],
         ['fail', { leaseToken: stale.leaseToken, error: 'late' }],
+        ['hand-back', { leaseToken: stale.leaseToken }],
       ] as const) {
         const res = await t.api().post(`/jobs/${id}/${route}`).send(body);
         expectErrorBody(res, 409);
         expect(fenced(await t.row(id))).toEqual(held);
       }
-      expect(await metric('conveyor_stale_writes_total', {})).toBe(staleBefore + 3);
+      expect(await metric('conveyor_stale_writes_total', {})).toBe(staleBefore + 4);
 
       await t.api().post(`/jobs/${id}/complete`).send({ leaseToken: fresh.leaseToken, result: 'fresh' }).expect(200);
       expect(await t.row(id)).toMatchObject({ status: 'COMPLETED', result: 'fresh', locked_by: null });

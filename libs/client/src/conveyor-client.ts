@@ -22,7 +22,7 @@ import { ClaimedJob, ClaimRequest, FailureReport, LeaseReport, OutcomeReport, Pr
 export interface WaitForJobOptions {
   /** Give up after this long (default 60 000 ms; Infinity never) with a WaitForJobTimeoutError. */
   timeoutMs?: number;
-  /** Pause between polls, when polling (default 500 ms). */
+  /** Pause between polls, when polling (default 500 ms, at least 1). */
   intervalMs?: number;
   signal?: AbortSignal;
   /**
@@ -147,9 +147,12 @@ export class ConveyorClient {
    */
   async waitFor<P = unknown, R = unknown>(id: string, options: WaitForJobOptions = {}): Promise<Job<P, R>> {
     const { timeoutMs = 60_000, intervalMs = 500, signal, live = true } = options;
-    if (!(timeoutMs >= 0)) throw new RangeError(`timeoutMs must be a number of milliseconds from 0 (or Infinity), got ${timeoutMs}`);
-    if (!(intervalMs >= 0 && intervalMs < Infinity))
-      throw new RangeError(`intervalMs must be a number of milliseconds from 0, got ${intervalMs}`);
+    if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0)) {
+      throw new RangeError(`timeoutMs must be a number of milliseconds from 0 (or Infinity), got ${String(timeoutMs)}`);
+    }
+    if (typeof intervalMs !== 'number' || !(intervalMs >= 1 && intervalMs < Infinity)) {
+      throw new RangeError(`intervalMs must be a number of milliseconds from 1, got ${String(intervalMs)}`);
+    }
     const deadline = Date.now() + timeoutMs;
     // A finished stream is read once below; a failed or ended one leaves the polling to find out.
     if (live) await this.followUntilFinished(id, deadline, signal);
@@ -218,6 +221,11 @@ export class ConveyorClient {
 
   heartbeat(id: string, leaseToken: string, leaseMs?: number): Promise<LeaseReport> {
     return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/heartbeat`, { body: { leaseToken, leaseMs } });
+  }
+
+  /** Hands a claimed job back unrun: PENDING again at once, the attempt not counted (a 409 once the lease is lost). */
+  handBack(id: string, leaseToken: string): Promise<OutcomeReport> {
+    return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/hand-back`, { body: { leaseToken } });
   }
 
   /** Completes a claimed job with its result (a 409 once the lease is lost). */

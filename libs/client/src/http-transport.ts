@@ -1,5 +1,6 @@
 import { ConveyorClientOptions } from './conveyor-client-options.interface';
 import { ConveyorHttpError } from './conveyor-http.error';
+import { ConveyorNetworkError, isNoAnswer } from './conveyor-network.error';
 import { ErrorBody } from './job.types';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -14,7 +15,8 @@ export interface TransportRequest {
 
 /**
  * JSON over `fetch`: adds the API key and a timeout, sends bodies as JSON, and turns every non-2xx answer
- * into a ConveyorHttpError carrying the server's error body. Network failures surface as fetch's own errors.
+ * into a ConveyorHttpError carrying the server's error body, and a request that got no answer into a
+ * ConveyorNetworkError.
  */
 export class HttpTransport {
   private readonly baseUrl: string;
@@ -33,13 +35,15 @@ export class HttpTransport {
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
 
-    const res = await (this.options.fetch ?? fetch)(url, {
-      method,
-      headers,
-      body: req.body === undefined ? undefined : JSON.stringify(req.body),
-      signal,
+    const { res, text } = await withoutAnswer(method, path, signal, async () => {
+      const answer = await (this.options.fetch ?? fetch)(url, {
+        method,
+        headers,
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        signal,
+      });
+      return { res: answer, text: await answer.text() };
     });
-    const text = await res.text();
     if (!res.ok) throw new ConveyorHttpError(res.status, parseErrorBody(text), method, path, retryAfterMs(res.headers.get('retry-after')));
     return (text ? JSON.parse(text) : undefined) as T;
   }
@@ -87,4 +91,17 @@ function retryAfterMs(header: string | null): number | null {
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const at = Date.parse(header);
   return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+/**
+ * Runs `send` (a fetch and the reading of its answer), turning a failure for want of an answer into a
+ * ConveyorNetworkError; an abort (the caller's signal, the timeout) and a request fetch refused to send pass as they are.
+ */
+async function withoutAnswer<T>(method: string, path: string, signal: AbortSignal, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    if (signal.aborted || !isNoAnswer(err)) throw err;
+    throw new ConveyorNetworkError(method, path, err);
+  }
 }

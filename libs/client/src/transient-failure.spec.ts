@@ -1,14 +1,30 @@
 import { ConveyorHttpError } from './conveyor-http.error';
+import { ConveyorNetworkError } from './conveyor-network.error';
 import { isTransientFailure, retryDelayOf } from './transient-failure';
 
 const answered = (status: number, retryAfterMs: number | null = null) =>
   new ConveyorHttpError(status, null, 'GET', '/jobs/x', retryAfterMs);
 
 describe('isTransientFailure', () => {
-  it('tries again after no answer, a 5xx or a 429', () => {
-    expect([new TypeError('fetch failed'), answered(500), answered(502), answered(503), answered(429)].map(isTransientFailure)).toEqual(
-      Array(5).fill(true),
+  it('tries again after no answer, a timeout, a 5xx or a 429', () => {
+    const noAnswer = new ConveyorNetworkError(
+      'GET',
+      '/jobs/x',
+      new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }),
     );
+    const timedOut = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    expect([noAnswer, timedOut, answered(500), answered(502), answered(503), answered(429)].map(isTransientFailure)).toEqual(
+      Array(6).fill(true),
+    );
+  });
+
+  it('does not send again what fetch refused to send, nor after an error of the code', () => {
+    const badHeader = new TypeError('Headers.append: "a\\nb" is an invalid header value.');
+    expect([badHeader, new RangeError('a bug'), new SyntaxError('Unexpected token <')].map(isTransientFailure)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("takes any other answer as the server's word", () => {
@@ -20,6 +36,6 @@ describe('retryDelayOf', () => {
   it("waits the server's Retry-After when it sent one, else the fallback", () => {
     expect(retryDelayOf(answered(503, 2000), 100)).toBe(2000);
     expect(retryDelayOf(answered(503), 100)).toBe(100);
-    expect(retryDelayOf(new TypeError('fetch failed'), 100)).toBe(100);
+    expect(retryDelayOf(new RangeError('a bug'), 100)).toBe(100);
   });
 });

@@ -16,6 +16,9 @@ function clientAnswering(answer: (read: number) => Response | Error): { client: 
   return { client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }), reads: () => reads };
 }
 
+/** What Node's fetch throws when the server cannot be reached: its error, with the socket's as cause. */
+const networkError = () => new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:80') });
+
 /** The error a promise rejects with. */
 const rejection = (promise: Promise<unknown>) =>
   promise.then(
@@ -36,7 +39,10 @@ describe('ConveyorClient.waitFor', () => {
     expect(await rejection(client.waitFor('j1', { timeoutMs: NaN }))).toEqual(
       expect.objectContaining({ name: 'RangeError', message: expect.stringMatching(/^timeoutMs/) }),
     );
-    expect(await rejection(client.waitFor('j1', { intervalMs: -1 }))).toEqual(
+    expect(await rejection(client.waitFor('j1', { timeoutMs: '5000' as unknown as number }))).toEqual(
+      expect.objectContaining({ name: 'RangeError', message: expect.stringMatching(/^timeoutMs/) }),
+    );
+    expect(await rejection(client.waitFor('j1', { intervalMs: 0 }))).toEqual(
       expect.objectContaining({ name: 'RangeError', message: expect.stringMatching(/^intervalMs/) }),
     );
     expect(reads()).toBe(0);
@@ -45,7 +51,7 @@ describe('ConveyorClient.waitFor', () => {
   it('reads again after no answer, a 503 or a 429, and gives up at the deadline with no state and the last failure', async () => {
     // A fresh answer each read: a Response's body can be read once.
     const failures = [
-      () => new TypeError('fetch failed'),
+      () => networkError(),
       () => json(503, { statusCode: 503, error: 'Service Unavailable', message: 'down' }),
       () => json(429, { statusCode: 429, error: 'Too Many Requests', message: 'slow down' }),
     ];
@@ -58,7 +64,7 @@ describe('ConveyorClient.waitFor', () => {
   });
 
   it("rejects at once with the caller's reason when its signal aborts during an outage", async () => {
-    const { client, reads } = clientAnswering(() => new TypeError('fetch failed'));
+    const { client, reads } = clientAnswering(() => networkError());
     const caller = new AbortController();
     const waiting = rejection(client.waitFor('j1', { live: false, timeoutMs: 3_600_000, intervalMs: 5, signal: caller.signal }));
     while (reads() < 2) await new Promise((resolve) => setTimeout(resolve, 1));

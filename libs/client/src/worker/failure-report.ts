@@ -1,5 +1,4 @@
 import { FailureReport } from '../worker-protocol.types';
-import { WorkerStoppedError } from './abort-reasons';
 import { PermanentJobError } from './permanent-job.error';
 import { RetryLaterError } from './retry-later.error';
 
@@ -8,7 +7,6 @@ const MAX_STACK = 8_000;
 
 /** How a thrown error is reported: the control errors say what should happen, anything else is a failed attempt. */
 export function failureReport(err: unknown): FailureReport {
-  if (err instanceof WorkerStoppedError) return { error: err.message, errorName: err.name, retryAt: new Date() };
   if (err instanceof RetryLaterError) return { error: messageOf(err), retryAt: err.runAt };
   const stack = err instanceof Error && err.stack ? err.stack.slice(0, MAX_STACK) : undefined;
   if (err instanceof PermanentJobError) return { error: messageOf(err), permanent: true, ...(stack ? { stack } : {}) };

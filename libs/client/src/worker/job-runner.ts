@@ -25,8 +25,8 @@ export interface JobRunSettings {
  * claim's lease token. A 409 or 404 on a heartbeat means the claim is gone (the lease expired and the job
  * was rescued, or an operator cancelled it: `jobStatus: 'CANCELLED'`, the signal's reason is then JobCancelledError):
  * the handler's signal fires and nothing is reported. `handBack()` (the worker stopping past
- * its grace period) fires the signal too, and the job is reported as "retry now", which does not use up
- * an attempt. The attempt ends at whichever comes first of the handler settling and its signal firing.
+ * its grace period) fires the signal too, and the job is handed back (`POST /jobs/:id/hand-back`): ready again at
+ * once for any worker, without using up an attempt. The attempt ends at whichever comes first of the handler settling and its signal firing.
  *
  * While heartbeats cannot reach the server (a network cut), the run counts its lease as lost once it may have
  * lapsed by this process's clock — when the claim or the last heartbeat that reached the server was sent, plus the
@@ -37,6 +37,8 @@ export interface JobRunSettings {
 export class JobRun {
   private readonly abort = new AbortController();
   private lost = false;
+  /** run() has returned: nothing arms the lease timer again (a heartbeat still in flight, a late ctx.heartbeat()). */
+  private finished = false;
   /** performance.now() until which the lease is certainly still ours. */
   private leaseValidUntil: number;
   /** Fires at leaseValidUntil unless a heartbeat that reached the server moved it on. */
@@ -85,10 +87,14 @@ export class JobRun {
       } catch (err) {
         if (this.lost) return;
         const reason = this.abort.signal.aborted ? this.abort.signal.reason : err;
-        report = () => settings.client.fail(job.id, job.leaseToken, failureReport(reason));
+        report =
+          reason instanceof WorkerStoppedError
+            ? () => settings.client.handBack(job.id, job.leaseToken)
+            : () => settings.client.fail(job.id, job.leaseToken, failureReport(reason));
       }
       await this.report(report);
     } finally {
+      this.finished = true;
       clearInterval(timer);
       clearTimeout(this.leaseDeadline);
     }
@@ -130,7 +136,7 @@ export class JobRun {
   /** (Re)arms the timer that counts the claim lost once leaseValidUntil has passed. */
   private armLeaseDeadline(): void {
     clearTimeout(this.leaseDeadline);
-    if (this.lost) return;
+    if (this.lost || this.finished) return;
     this.leaseDeadline = setTimeout(
       () => {
         if (performance.now() >= this.leaseValidUntil) this.loseClaim();

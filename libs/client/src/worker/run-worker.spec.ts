@@ -9,6 +9,21 @@ import { runWorker } from './run-worker';
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
+/** A job as a claim hands it out. */
+const claimedJob = (id: string) => ({
+  id,
+  queue: 'q',
+  type: 'T',
+  payload: {},
+  priority: 0,
+  attempts: 1,
+  maxAttempts: 5,
+  runAt: '',
+  createdAt: '',
+  leaseToken: 't',
+  lockedUntil: '',
+});
+
 describe('runWorker without a server', () => {
   it('stops and rejects `done` when the claim is refused for its key: waiting cannot fix a 403', async () => {
     const fetchImpl = (async () => json(403, { statusCode: 403, error: 'Forbidden', message: 'needs the worker role' })) as typeof fetch;
@@ -46,19 +61,7 @@ describe('runWorker without a server', () => {
     afterClaim: (init?: RequestInit) => Promise<Response>,
     options: { leaseMs: number; heartbeatIntervalMs: number; timeoutMs?: number },
   ): Promise<{ reason: unknown; requests: string[] }> {
-    const job = {
-      id: 'j1',
-      queue: 'q',
-      type: 'T',
-      payload: {},
-      priority: 0,
-      attempts: 1,
-      maxAttempts: 5,
-      runAt: '',
-      createdAt: '',
-      leaseToken: 't',
-      lockedUntil: '',
-    };
+    const job = claimedJob('j1');
     let claims = 0;
     const requests: string[] = [];
     const fetchImpl = (async (url: string | URL, init?: RequestInit) => {
@@ -87,7 +90,8 @@ describe('runWorker without a server', () => {
 
   it('aborts a running job and reports nothing once its lease may have lapsed while heartbeats cannot reach the server', async () => {
     // The network is cut: heartbeats and reports do not arrive.
-    const { reason, requests } = await abortOfOneClaimedJob(() => Promise.reject(new TypeError('fetch failed')), {
+    const cut = () => Promise.reject(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }));
+    const { reason, requests } = await abortOfOneClaimedJob(cut, {
       leaseMs: 300,
       heartbeatIntervalMs: 50,
     });
@@ -113,6 +117,49 @@ describe('runWorker without a server', () => {
     expect(reason).toBeInstanceOf(JobCancelledError);
     expect((reason as JobCancelledError).jobId).toBe('j1');
     expect(reports(requests)).toEqual([]);
+  });
+
+  it('leaves no lease timer behind when a heartbeat in flight is answered after the job was reported', async () => {
+    const job = claimedJob('j3');
+    let claims = 0;
+    let answerHeartbeat!: () => void;
+    const heartbeatSent = new Promise<void>((sent) => {
+      answerHeartbeat = sent;
+    });
+    let heartbeatAnswered!: () => void;
+    const answered = new Promise<void>((resolve) => (heartbeatAnswered = resolve));
+    const fetchImpl = (async (url: string | URL) => {
+      const path = new URL(String(url)).pathname;
+      if (path.endsWith('/claim')) return json(200, { jobs: claims++ === 0 ? [job] : [] });
+      if (path.endsWith('/complete')) return json(200, { id: 'j3', status: 'COMPLETED', retryInMs: null });
+      // The heartbeat: answered only once the job has been reported and the worker stopped.
+      answerHeartbeat();
+      await answered;
+      return json(200, { id: 'j3', lockedUntil: new Date().toISOString() });
+    }) as typeof fetch;
+    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    let signal!: AbortSignal;
+    const worker = runWorker(
+      'q',
+      async (_job, ctx) => {
+        signal = ctx.signal;
+        await heartbeatSent;
+        return 'done';
+      },
+      {
+        client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+        leaseMs: 60_000,
+        heartbeatIntervalMs: 10,
+        idleBackoff: { minMs: 1000, maxMs: 1000 },
+        onError: () => undefined,
+      },
+    );
+    while (claims < 1) await new Promise((resolve) => setImmediate(resolve));
+    await worker.stop();
+    heartbeatAnswered();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(signal.aborted).toBe(false);
+    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(timersBefore);
   });
 
   it('checks its options', () => {

@@ -43,32 +43,61 @@ export class CronExpression {
   }
 
   /**
-   * The newest `catchUp` ticks in (after, now], oldest first: the ticks next() gives, which is what a schedule's
-   * next tick and its timer follow. Walking back from `now` finds where to start, so a schedule that was down for a
-   * year costs about `catchUp` steps, not a year of ticks; the ticks themselves come from walking forward, as prev()
-   * and next() disagree across daylight-saving changes (prev() skips a tick in the hour that springs forward, which
-   * next() moves to the first valid time, and gives a tick in the hour that falls back twice).
+   * The newest `catchUp` ticks in (after, now], oldest first: the ticks of the chain next(after), next(next(after)),
+   * …, which is what a schedule's next tick and its timer follow. Walking the chain from `after` costs every tick
+   * since then; after a long downtime the walk starts near `now` instead, found by walking back with prev(), so a
+   * schedule down for a year costs about `catchUp` steps. Near a daylight-saving change neither prev() nor one
+   * iterator's next() agrees with the chain (inside the hour that comes twice they give its second copies, which the
+   * chain skips; inside the hour that springs forward, times the chain never reaches): the walk steps with next()
+   * from each tick as the chain does, starts off any change, and starts further back while it finds too few ticks.
    */
   due(after: Date, now: Date, catchUp: number): DueTicks {
+    let from = this.walkStart(after, now, catchUp);
+    for (;;) {
+      const ticks: Date[] = [];
+      for (let tick = this.next(from); tick <= now; tick = this.next(tick)) ticks.push(tick);
+      if (from <= after || ticks.length > catchUp) return { ticks: ticks.slice(-catchUp), skipped: ticks.length > catchUp };
+      // prev() counted ticks the chain does not have: start twice as far back.
+      from = this.offChange(new Date(Math.max(after.getTime(), 2 * from.getTime() - now.getTime())), after);
+    }
+  }
+
+  /** Where due()'s walk starts: `after`, or for a long gap just before the newest catchUp + 2 ticks prev() finds. */
+  private walkStart(after: Date, now: Date, catchUp: number): Date {
     // prev() is strictly before its start: start 1 ms after `now` so a tick exactly at `now` counts.
     const back = CronExpressionParser.parse(this.text, { tz: this.timezone, currentDate: new Date(now.getTime() + 1) });
-    // Two ticks beyond catchUp, for a tick prev() skipped or gave twice.
     let from = after;
     for (let steps = 0; steps < catchUp + 2; steps++) {
       const tick = back.prev().toDate();
-      if (tick <= after) {
-        from = after;
-        break;
-      }
+      if (tick <= after) return after;
       from = new Date(tick.getTime() - 1);
     }
-    const forward = CronExpressionParser.parse(this.text, { tz: this.timezone, currentDate: from });
-    const ticks: Date[] = [];
-    for (let tick = forward.next().toDate(); tick <= now; tick = forward.next().toDate()) ticks.push(tick);
-    const olderBeforeFrom = from > after && this.next(after) <= from;
-    return { ticks: ticks.slice(-catchUp), skipped: ticks.length > catchUp || olderBeforeFrom };
+    return this.offChange(from, after);
+  }
+
+  /** `from`, or an earlier point where no daylight-saving change is near (never before `after`). */
+  private offChange(from: Date, after: Date): Date {
+    let point = from;
+    while (point > after && this.utcOffset(point) !== this.utcOffset(new Date(point.getTime() - CHANGE_MARGIN_MS))) {
+      point = new Date(point.getTime() - CHANGE_MARGIN_MS);
+    }
+    return point > after ? point : after;
+  }
+
+  private offsets?: Intl.DateTimeFormat;
+
+  /** The time zone's offset from UTC at `at`, as text ("GMT-05:00"). */
+  private utcOffset(at: Date): string {
+    this.offsets ??= new Intl.DateTimeFormat('en-US', { timeZone: this.timezone, timeZoneName: 'longOffset' });
+    return this.offsets.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? '';
   }
 }
+
+/**
+ * As much as any daylight-saving change moves the clocks (two hours at most): a point this long after a change is
+ * past the times it skips or repeats, and one that is not moves back before the change in one step.
+ */
+const CHANGE_MARGIN_MS = 2 * 3_600_000;
 
 function isTimeZone(name: string): boolean {
   try {

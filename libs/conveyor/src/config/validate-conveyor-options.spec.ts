@@ -18,6 +18,12 @@ describe('validateConveyorOptions', () => {
     expect(() => validateConveyorOptions({ toString: () => 'x' } as ConveyorOptionsInput)).toThrow(/"toString"/);
   });
 
+  it.each([5, 'fast', [1000], null])('refuses a backoff that is no object: %j', (backoff) => {
+    expect(() => validateConveyorOptions({ backoff } as unknown as ConveyorOptionsInput)).toThrow(
+      new ConveyorConfigError('backoff', 'must be an object such as { baseMs: 1000, factor: 2 }'),
+    );
+  });
+
   it('takes the default for a field set to undefined, in backoff too', () => {
     expect(validateConveyorOptions({ concurrency: undefined, backoff: { baseMs: undefined, factor: 3 } })).toMatchObject({
       concurrency: 10,

@@ -66,7 +66,10 @@ function mustBeKnownKeys(input: object): void {
     throw new ConveyorConfigError(key, 'is not an option of ConveyorModule');
   }
   const backoff = (input as { backoff?: unknown }).backoff;
-  if (backoff === null || typeof backoff !== 'object') return;
+  if (backoff === undefined) return;
+  if (backoff === null || typeof backoff !== 'object' || Array.isArray(backoff)) {
+    throw new ConveyorConfigError('backoff', 'must be an object such as { baseMs: 1000, factor: 2 }');
+  }
   for (const key of Object.keys(backoff)) {
     if (!BACKOFF_NAMES.has(key))
       throw new ConveyorConfigError(`backoff.${key}`, 'is not a field of backoff (baseMs, factor, maxMs, jitter)');

@@ -25,7 +25,7 @@ import { JobProgress } from '../../job/job-progress';
 import { readJobProgress } from '../job-progress.reader';
 import { run } from '../../storage/statements/statement';
 import { logOutcome } from '../job-outcome-log';
-import { completedRow, failureRow, outcomeOf } from '../outcome-rows';
+import { completedRow, failureRow, handBackRow, outcomeOf } from '../outcome-rows';
 import { ExternalClaimRequest } from './external-claim-request.interface';
 import { ExternalFailure } from './external-failure.interface';
 import { ExternalLease, ExternalOutcome } from './external-outcome.interface';
@@ -120,6 +120,12 @@ export class ExternalWorkers {
     const backoff = this.registry.get(job.type)?.backoff ?? this.options.backoff;
     const row = failureRow(job, { backoff }, toError(failure), job.lockedBy ?? UNKNOWN_HOLDER, this.options.maxSnoozes);
     return this.write(job, row);
+  }
+
+  /** Hands the job back unrun (its worker is stopping): PENDING at once, and the attempt does not count. */
+  async handBack(id: string, leaseToken: string): Promise<ExternalOutcome> {
+    const job = await this.held(id, leaseToken);
+    return this.write(job, handBackRow(job, job.lockedBy ?? UNKNOWN_HOLDER));
   }
 
   /** The job, when it is RUNNING under this token; a conflict otherwise. */

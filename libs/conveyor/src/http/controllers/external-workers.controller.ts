@@ -11,6 +11,7 @@ import {
   ClaimJobsDto,
   CompleteJobDto,
   FailJobDto,
+  HandBackJobDto,
   HeartbeatJobDto,
   JobLeaseDto,
   JobOutcomeDto,
@@ -133,6 +134,22 @@ export class ExternalWorkersController {
       retryAt,
       permanent: body.permanent,
     });
+  }
+
+  @Post('jobs/:id/hand-back')
+  @HttpCode(200)
+  @ApiAccess('worker')
+  @ApiOperation({
+    summary: 'Hand a claimed job back unrun',
+    description:
+      'For a worker that stops before the job finished: the job is PENDING again at once, for any worker, and this ' +
+      'attempt does not count (the error history says `handed-back`), as when an instance shuts down.',
+  })
+  @JOB_ID
+  @ApiResponse({ status: 200, description: 'The job is PENDING.', type: JobOutcomeDto })
+  @ApiErrors({ 400: true, 404: true, 409: CONFLICT, 413: true, 503: true })
+  handBack(@Param('id', JobIdPipe) id: string, @Body(conveyorValidationPipe()) body: HandBackJobDto): Promise<ExternalOutcome> {
+    return this.workers.handBack(id, body.leaseToken);
   }
 }
 

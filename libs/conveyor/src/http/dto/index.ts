@@ -7,6 +7,7 @@ export * from './complete-job.dto';
 export * from './error-body.dto';
 export * from './fail-job.dto';
 export * from './health-report.dto';
+export * from './hand-back-job.dto';
 export * from './heartbeat-job.dto';
 export * from './instance.dto';
 export * from './job-filter.dto';

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { JobStatus } from '../../job/job-status';
 
-/** Answer of `POST /jobs/:id/complete` and `/fail`: what the report did to its job. */
+/** Answer of `POST /jobs/:id/complete`, `/fail` and `/hand-back`: what the report did to its job. */
 export class JobOutcomeDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: [JobStatus.COMPLETED, JobStatus.RETRYING, JobStatus.DEAD] }) status: JobStatus;
+  @ApiProperty({ enum: [JobStatus.COMPLETED, JobStatus.RETRYING, JobStatus.DEAD, JobStatus.PENDING] }) status: JobStatus;
   @ApiProperty({ type: Number, nullable: true, description: 'When RETRYING: ms until the job is due again.' }) retryInMs: number | null;
 }
 
