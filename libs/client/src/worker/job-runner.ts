@@ -61,7 +61,9 @@ export class JobRun {
   async run(): Promise<void> {
     const { job, settings } = this;
     if (performance.now() >= this.leaseValidUntil) {
+      // The claim's answer came too late to be sure of the lease: not started, and given back if still held.
       this.loseClaim();
+      this.giveBack();
       return;
     }
     const timer = setInterval(() => void this.heartbeat().catch(() => undefined), settings.heartbeatIntervalMs);
@@ -106,8 +108,6 @@ export class JobRun {
     const sentAt = performance.now();
     try {
       await this.settings.client.heartbeat(this.job.id, this.job.leaseToken, this.settings.leaseMs);
-      this.leaseValidUntil = Math.max(this.leaseValidUntil, this.validUntil(sentAt));
-      this.armLeaseDeadline();
     } catch (err) {
       if (isClaimGone(err) || performance.now() >= this.leaseValidUntil) {
         const reason = isCancelled(err) ? new JobCancelledError(this.job.id) : new LeaseLostError(this.job.id);
@@ -117,6 +117,14 @@ export class JobRun {
       this.settings.onError(err, this.job);
       throw err;
     }
+    if (this.lost) {
+      // Counted lost while this heartbeat was on its way, and it got through: the job is still this worker's, its
+      // handler already stopped. Handing it back readies it now, not when the lease just extended expires.
+      this.giveBack();
+      throw new LeaseLostError(this.job.id);
+    }
+    this.leaseValidUntil = Math.max(this.leaseValidUntil, this.validUntil(sentAt));
+    this.armLeaseDeadline();
   }
 
   /** Reports progress under the claim's token; a 409/404 means the claim is gone, as for a heartbeat. */
@@ -131,6 +139,13 @@ export class JobRun {
       }
       throw err;
     }
+  }
+
+  /** Hands the unstarted or stopped job back, in the background; a claim already gone needs nothing. */
+  private giveBack(): void {
+    this.settings.client.handBack(this.job.id, this.job.leaseToken).catch((err: unknown) => {
+      if (!isClaimGone(err)) this.settings.onError(err, this.job);
+    });
   }
 
   /** (Re)arms the timer that counts the claim lost once leaseValidUntil has passed. */

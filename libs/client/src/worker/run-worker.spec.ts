@@ -119,6 +119,37 @@ describe('runWorker without a server', () => {
     expect(reports(requests)).toEqual([]);
   });
 
+  it('hands the job back when a heartbeat gets through after the lease was counted lost', async () => {
+    let signalled!: () => void;
+    const lapsed = new Promise<void>((resolve) => (signalled = resolve));
+    const requests: string[] = [];
+    let claims = 0;
+    const fetchImpl = (async (url: string | URL) => {
+      const path = new URL(String(url)).pathname;
+      requests.push(path);
+      if (path.endsWith('/claim')) return json(200, { jobs: claims++ === 0 ? [claimedJob('j4')] : [] });
+      if (path.endsWith('/hand-back')) return json(200, { id: 'j4', status: 'PENDING', retryInMs: null });
+      // Heartbeats arrive, but are answered only after the worker counted its lease lost.
+      await lapsed;
+      return json(200, { id: 'j4', lockedUntil: new Date().toISOString() });
+    }) as typeof fetch;
+    const worker = runWorker(
+      'q',
+      (_job, ctx) => new Promise<never>(() => ctx.signal.addEventListener('abort', () => signalled(), { once: true })),
+      {
+        client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+        leaseMs: 300,
+        heartbeatIntervalMs: 50,
+        idleBackoff: { minMs: 1000, maxMs: 1000 },
+        onError: () => undefined,
+      },
+    );
+    await lapsed;
+    while (!requests.includes('/jobs/j4/hand-back')) await new Promise((resolve) => setTimeout(resolve, 5));
+    await worker.stop();
+    expect(requests.filter((p) => p.endsWith('/complete') || p.endsWith('/fail'))).toEqual([]);
+  });
+
   it('leaves no lease timer behind when a heartbeat in flight is answered after the job was reported', async () => {
     const job = claimedJob('j3');
     let claims = 0;
