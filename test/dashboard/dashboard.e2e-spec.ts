@@ -213,6 +213,22 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     expect(await t.statusOf(elsewhere.id)).toBe(JobStatus.DEAD);
   });
 
+  it('"Retry all matching" goes on past the 1,000 jobs one call of the API retries', async () => {
+    // A paused queue keeps the retried jobs PENDING; the jobs are made DEAD in the table, as 1,200 failures would.
+    await post('/queues/dash-many/pause').expect(200);
+    await t.jobs.enqueueMany(Array.from({ length: 1_200 }, (_, i) => ({ type: 'TEST_RECORD', payload: { i }, queue: 'dash-many' })));
+    await t.sql.query(`UPDATE ${t.jobsTable} SET status = 'DEAD', attempts = 1, finished_at = now() WHERE queue = 'dash-many'`);
+    await open('#/jobs?queue=dash-many&status=DEAD');
+    await page.locator('#jobs-table tbody tr').first().waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click('button[data-action="retry-matching"]');
+    await page.locator('#notice', { hasText: '1200 jobs put back to PENDING.' }).waitFor();
+    const { rows } = await t.sql.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM ${t.jobsTable} WHERE queue = 'dash-many' GROUP BY status`,
+    );
+    expect(rows).toEqual([{ status: 'PENDING', n: 1_200 }]);
+  });
+
   it('the job list filters by the form and pages with the cursor', async () => {
     for (let i = 0; i < 30; i++)
       await submit({ type: 'TEST_RECORD', payload: { i }, queue: 'dash-page', delayMs: 3_600_000, idempotencyKey: `page-${i}` });

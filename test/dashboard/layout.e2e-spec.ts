@@ -126,6 +126,20 @@ describe.each(['express', 'fastify'] as const)('Dashboard layout on %s (headless
     });
   });
 
+  it.each([1280, 1366])('at %i px (a laptop) the top bar wraps rather than push the page sideways', async (width) => {
+    await withPage({ viewport: { width, height: 800 } }, async (page) => {
+      await page.locator('#key-state', { hasText: 'Key in use · admin' }).waitFor();
+      const [scrollWidth, clientWidth] = (await page.evaluate(
+        '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+      )) as [number, number];
+      expect(scrollWidth).toBe(clientWidth);
+      for (const selector of ['#key-clear', '#key-state']) {
+        const box = (await page.locator(selector).boundingBox())!;
+        expect({ selector, inside: box.x + box.width <= width }).toEqual({ selector, inside: true });
+      }
+    });
+  });
+
   it("under the browser's dark preference the page is dark with readable text; under light it stays light", async () => {
     const colours = (page: Page, selector: string, property: string) =>
       page.evaluate(

@@ -46,7 +46,8 @@ describe.each(['express', 'fastify'] as const)('Live events (GET /events) across
   it("streams an operator's cancel on another instance, and only what the filters ask for", async () => {
     const all = await open('/events');
     const byQueue = await open('/events?queue=live-b');
-    const cancelled = await open('/events?status=CANCELLED&type=GATED');
+    // The type whatever its case, as GET /jobs searches it.
+    const cancelled = await open('/events?status=CANCELLED&type=gated');
     const later = new Date(Date.now() + 3_600_000).toISOString();
     const inA = await submit({ type: 'GATED', queue: 'live-a', runAt: later, payload: {} });
     const inB = await submit({ type: 'GATED', queue: 'live-b', runAt: later, payload: {} });

@@ -49,9 +49,13 @@ const ctx = {
     if (location.hash === hash) render();
     else location.hash = hash;
   },
-  async act(path, success, body) {
+  act(path, success, body) {
+    return ctx.perform(() => api('POST', path, body), success);
+  },
+  /** Runs `work` (the API calls of one action), then shows its outcome and re-renders. */
+  async perform(work, success) {
     try {
-      const res = await api('POST', path, body);
+      const res = await work();
       showNotice(typeof success === 'function' ? success(res) : success, 'good');
     } catch (err) {
       showNotice(explain(err), 'bad');
@@ -100,9 +104,10 @@ function followRoute(r) {
       liveRedraw ??= setTimeout(function redraw() {
         // Not while another address is being drawn: that draw reads fresh answers anyway, and starting it again at
         // every event would keep a slow one from ever landing. Not under the user's fingers either: a redraw would
-        // throw away what they are typing in a filter.
+        // throw away what they are typing in a filter, or the jobs they have chosen for an action.
         const typing = view.contains(document.activeElement) && document.activeElement.matches('input, select, textarea');
-        if (addressed() !== shownAddress || typing) {
+        const choosing = view.querySelector('input[data-select]:checked') !== null;
+        if (addressed() !== shownAddress || typing || choosing) {
           liveRedraw = setTimeout(redraw, LIVE_REDRAW_MS);
           return;
         }

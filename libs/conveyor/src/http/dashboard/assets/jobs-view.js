@@ -14,6 +14,10 @@ import { timestamp } from './time.js';
 const PAGE = 25;
 /** Statuses "Retry all matching" applies to (POST /jobs/retry). */
 const RETRYABLE = ['DEAD', 'CANCELLED'];
+/** Most jobs one POST /jobs/retry takes; the caller sends it again while it comes back full. */
+const RETRY_BATCH = 1000;
+/** Most calls one press makes: jobs that die again at once would otherwise be retried round and round. */
+const MAX_RETRY_CALLS = 100;
 
 function jobRow(job, ctx, selection) {
   const when = job.finishedAt
@@ -53,7 +57,19 @@ async function retryMatching(params, ctx) {
       .map(([k, v]) => `${k} "${v}"`)
       .join(', ') || 'every queue';
   if (!window.confirm(`Retry every ${status} job (${scope})?`)) return;
-  await ctx.act('/jobs/retry', (res) => `${res.retried} job${res.retried === 1 ? '' : 's'} put back to PENDING.`, { ...filter, status });
+  await ctx.perform(
+    async () => {
+      let retried = 0;
+      for (let calls = 1; ; calls++) {
+        const res = await api('POST', '/jobs/retry', { ...filter, status, limit: RETRY_BATCH });
+        retried += res.retried;
+        if (res.retried < RETRY_BATCH) return { retried, more: false };
+        if (calls === MAX_RETRY_CALLS) return { retried, more: true };
+      }
+    },
+    ({ retried, more }) =>
+      `${retried} job${retried === 1 ? '' : 's'} put back to PENDING.` + (more ? ` More remain ${status}: press again to go on.` : ''),
+  );
 }
 
 /** Renders the job list for the hash's query into `root`. */

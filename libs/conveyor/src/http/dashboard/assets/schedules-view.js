@@ -3,6 +3,7 @@
 
 import { api, query } from './api.js';
 import { h, relative } from './dom.js';
+import { shortJobId } from './job-id.js';
 import { timestamp } from './time.js';
 
 /** A tick as its time and how far off it is; a dash when there is none. */
@@ -35,7 +36,7 @@ function actions(s, ctx) {
       class: 'btn btn-small',
       'data-action': 'trigger',
       title: 'Enqueue one job for this schedule now; its regular ticks go on as before.',
-      onclick: () => ctx.act(path('trigger'), (job) => `Job ${job.id} enqueued for schedule ${s.name}.`),
+      onclick: () => ctx.act(path('trigger'), (job) => `Job ${shortJobId(job.id)} enqueued for schedule ${s.name}.`),
     },
     'Trigger now',
   );
