@@ -21,10 +21,31 @@ function describeCause(cause: unknown): string {
   return [message, inner].filter((m): m is string => typeof m === 'string' && m.length > 0).join(': ') || String(cause);
 }
 
+/** Socket and DNS errors a request without an answer ends in (Node's codes, and undici's for a socket it lost). */
+const NO_ANSWER_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
 /**
- * Whether fetch failed for want of an answer: Node's fetch (undici) gives such errors the socket's error as `cause`,
- * while a request it refuses to send (a bad header, a body on a GET) has none.
+ * Whether fetch failed for want of an answer: the error, or the one it wraps as `cause` (Node's fetch gives the
+ * socket's there), carries a socket or DNS code. A request fetch refuses to send (a bad header value, a bad port),
+ * a TLS or protocol mismatch and a body that does not decode carry none of them: sending again would fail alike.
  */
 export function isNoAnswer(err: unknown): boolean {
-  return (err as { cause?: unknown } | null)?.cause !== undefined;
+  const code = (e: unknown) => (e as { code?: unknown } | null)?.code;
+  return NO_ANSWER_CODES.has(code(err) as string) || NO_ANSWER_CODES.has(code((err as { cause?: unknown } | null)?.cause) as string);
 }

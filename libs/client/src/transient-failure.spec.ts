@@ -1,5 +1,5 @@
 import { ConveyorHttpError } from './conveyor-http.error';
-import { ConveyorNetworkError } from './conveyor-network.error';
+import { ConveyorNetworkError, isNoAnswer } from './conveyor-network.error';
 import { isTransientFailure, retryDelayOf } from './transient-failure';
 
 const answered = (status: number, retryAfterMs: number | null = null) =>
@@ -16,6 +16,16 @@ describe('isTransientFailure', () => {
     expect([noAnswer, timedOut, answered(500), answered(502), answered(503), answered(429)].map(isTransientFailure)).toEqual(
       Array(6).fill(true),
     );
+  });
+
+  it('takes for no answer only errors that carry a socket or DNS code, themselves or as their cause', () => {
+    const withCode = (code: string) => new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+    expect(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'UND_ERR_SOCKET'].map((code) => isNoAnswer(withCode(code)))).toEqual(
+      Array(4).fill(true),
+    );
+    expect(
+      [new TypeError('fetch failed', { cause: new Error('bad port') }), withCode('ERR_SSL_WRONG_VERSION_NUMBER')].map(isNoAnswer),
+    ).toEqual([false, false]);
   });
 
   it('does not send again what fetch refused to send, nor after an error of the code', () => {

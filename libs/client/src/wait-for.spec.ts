@@ -17,7 +17,8 @@ function clientAnswering(answer: (read: number) => Response | Error): { client: 
 }
 
 /** What Node's fetch throws when the server cannot be reached: its error, with the socket's as cause. */
-const networkError = () => new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:80') });
+const networkError = () =>
+  new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:80'), { code: 'ECONNREFUSED' }) });
 
 /** The error a promise rejects with. */
 const rejection = (promise: Promise<unknown>) =>

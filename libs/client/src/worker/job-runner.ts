@@ -105,10 +105,12 @@ export class JobRun {
   /** Extends the lease; a 409/404 means the claim is gone: abort the handler and throw LeaseLostError. */
   private async heartbeat(): Promise<void> {
     if (this.lost) throw new LeaseLostError(this.job.id);
+    if (this.finished) return; // the outcome is written or given up: nothing left to hold
     const sentAt = performance.now();
     try {
       await this.settings.client.heartbeat(this.job.id, this.job.leaseToken, this.settings.leaseMs);
     } catch (err) {
+      if (this.finished) return; // answered after the outcome: the job is no longer this run's concern
       if (isClaimGone(err) || performance.now() >= this.leaseValidUntil) {
         const reason = isCancelled(err) ? new JobCancelledError(this.job.id) : new LeaseLostError(this.job.id);
         this.loseClaim(reason);

@@ -90,7 +90,8 @@ describe('runWorker without a server', () => {
 
   it('aborts a running job and reports nothing once its lease may have lapsed while heartbeats cannot reach the server', async () => {
     // The network is cut: heartbeats and reports do not arrive.
-    const cut = () => Promise.reject(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }));
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const cut = () => Promise.reject(new TypeError('fetch failed', { cause: refused }));
     const { reason, requests } = await abortOfOneClaimedJob(cut, {
       leaseMs: 300,
       heartbeatIntervalMs: 50,
@@ -191,6 +192,18 @@ describe('runWorker without a server', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(signal.aborted).toBe(false);
     expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(timersBefore);
+  });
+
+  it('stops and rejects `done` when fetch will not send the claim at all: a bad header value does not get better', async () => {
+    const fetchImpl = (async () => {
+      throw new TypeError('Headers.append: "a\\nb" is an invalid header value.');
+    }) as typeof fetch;
+    const worker = runWorker('q', () => 'never', {
+      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+      onError: () => undefined,
+    });
+    const err = (await worker.done.catch((e: unknown) => e)) as Error;
+    expect(err.message).toMatch(/invalid header value/);
   });
 
   it('checks its options', () => {

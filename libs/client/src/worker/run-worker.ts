@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ConveyorClient } from '../conveyor-client';
-import { ConveyorHttpError } from '../conveyor-http.error';
 import { sleep } from '../sleep';
 import { JobRun } from './job-runner';
 import { RunWorkerOptions, WorkerHandle } from './run-worker-options.interface';
 import { WorkerHandler } from './worker-handler.types';
-import { retryDelayOf } from '../transient-failure';
+import { isTransientFailure, retryDelayOf } from '../transient-failure';
 
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_IDLE = { minMs: 100, maxMs: 5_000 };
@@ -20,11 +19,12 @@ const MAX_ERROR_BACKOFF_MS = 30_000;
  * The loop claims only as many jobs as it has free slots (`concurrency`), runs each with its own heartbeat,
  * and reports its outcome under the claim's lease token (see JobRun). An empty claim makes it wait, longer
  * each time up to `idleBackoff.maxMs`; a claim that fails for network trouble, a 5xx or a 429 backs off
- * exponentially (honouring Retry-After) and tries again. A claim refused as bad input or for a bad key
- * (400, 401, 403) cannot get better by waiting: the worker stops and `done` rejects with that error.
+ * exponentially (honouring Retry-After) and tries again. Any other failure — a claim refused as bad input or for a
+ * bad key (400, 401, 403), a request fetch would not send — cannot get better by waiting: the worker stops and
+ * `done` rejects with that error.
  *
  * Stopping — `stop()` or the `signal` — ends claiming at once; running handlers get `shutdownGraceMs` to
- * finish, then their signals fire and their jobs are handed back ("retry now", the attempt refunded). A
+ * finish, then their signals fire and their jobs are handed back (ready at once, the attempt refunded). A
  * worker process that dies instead simply stops heart-beating: the server rescues its jobs after the lease.
  *
  * @example
@@ -96,7 +96,7 @@ export function runWorker<P = unknown, R = unknown>(
         idleMs = 0;
         for (const job of jobs) start(new JobRun(job, settings, claimSentAt));
       } catch (err) {
-        if (err instanceof ConveyorHttpError && [400, 401, 403].includes(err.status)) throw err;
+        if (!isTransientFailure(err)) throw err;
         onError(err);
         failures++;
         const backoff = Math.min(MAX_ERROR_BACKOFF_MS, 200 * 2 ** failures);

@@ -107,6 +107,13 @@ describe('CronExpression', () => {
       }
     });
 
+    it('end even where cron-parser steps backwards (Chatham, at its April change)', () => {
+      const cron = CronExpression.parse('*/15 * * * *', 'Pacific/Chatham');
+      const { ticks } = cron.due(at('2026-04-04T12:00:00Z'), at('2026-04-04T16:00:00Z'), 1000);
+      expect(ticks.length).toBeGreaterThan(0);
+      expect(ticks.every((tick, i) => i === 0 || tick > ticks[i - 1])).toBe(true);
+    });
+
     it('enqueue no stray tick in the hour that comes twice, a round a minute taking one tick at most', () => {
       const cron = CronExpression.parse('*/15 1 * * *', 'America/New_York');
       const start = at('2026-11-01T03:00:30Z');

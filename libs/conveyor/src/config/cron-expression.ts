@@ -55,7 +55,8 @@ export class CronExpression {
     let from = this.walkStart(after, now, catchUp);
     for (;;) {
       const ticks: Date[] = [];
-      for (let tick = this.next(from); tick <= now; tick = this.next(tick)) ticks.push(tick);
+      // A next() that does not move forward (cron-parser does so near some zones' changes) ends the walk.
+      for (let tick = this.next(from); tick <= now && tick > (ticks.at(-1) ?? from); tick = this.next(tick)) ticks.push(tick);
       if (from <= after || ticks.length > catchUp) return { ticks: ticks.slice(-catchUp), skipped: ticks.length > catchUp };
       // prev() counted ticks the chain does not have: start twice as far back.
       from = this.offChange(new Date(Math.max(after.getTime(), 2 * from.getTime() - now.getTime())), after);
