@@ -101,8 +101,8 @@ describe('runWorker without a server', () => {
   });
 
   it('aborts a running job once its lease may have lapsed while heartbeats hang unanswered (packets dropped)', async () => {
-    // Nothing answers: each request waits until its own timeout (an hour) or its caller gives up. Before the lease
-    // timer, only a heartbeat's failure counted the claim lost, an hour later.
+    // Nothing answers: each request waits until its own timeout (an hour) or its caller gives up, so no heartbeat
+    // fails in time; the lease must be counted lost by the worker's clock alone.
     const unanswered = (init?: RequestInit) =>
       new Promise<never>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
     const { reason, requests } = await abortOfOneClaimedJob(unanswered, { leaseMs: 300, heartbeatIntervalMs: 50, timeoutMs: 3_600_000 });

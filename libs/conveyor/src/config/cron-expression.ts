@@ -15,6 +15,9 @@ export interface DueTicks {
  * or an alias such as `@hourly`. Construction throws with cron-parser's reason when the text is not one.
  */
 export class CronExpression {
+  /** Reads the zone's offset from UTC (utcOffset); made on first use. */
+  private offsets?: Intl.DateTimeFormat;
+
   private constructor(
     readonly text: string,
     readonly timezone: string,
@@ -84,8 +87,6 @@ export class CronExpression {
     }
     return point > after ? point : after;
   }
-
-  private offsets?: Intl.DateTimeFormat;
 
   /** The time zone's offset from UTC at `at`, as text ("GMT-05:00"). */
   private utcOffset(at: Date): string {
