@@ -1,6 +1,7 @@
 import { IsString } from 'class-validator';
 import { Pool } from 'pg';
 import { CronScheduleError, JobHandler, JobHandlerHost } from '@conveyor/core';
+import { CronExpression } from '@conveyor/core/config/cron-expression';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
@@ -156,6 +157,51 @@ describe('cron schedules', () => {
     const failed = createTestApp({ schema: schema.schema, http: false, providers: [BrokenCronHandler], engine: { runWorkers: false } });
     await expect(failed).rejects.toThrow(CronScheduleError);
     await expect(failed).rejects.toThrow(/@JobHandler\('BROKEN_CRON'\)\.schedules\[0\]\.cron.*4 fields/);
+  });
+
+  it('a schedule that fails leaves the others running, and enqueues the ticks it owes once it works again', async () => {
+    await stopAll();
+    // The failure stands in for cron-parser throwing on one expression: one schedule, in one time zone, fails.
+    const due = CronExpression.prototype.due;
+    const failing = jest.spyOn(CronExpression.prototype, 'due').mockImplementation(function (this: CronExpression, ...args) {
+      if (this.timezone === 'Asia/Tokyo') throw new Error('injected failure');
+      return due.apply(this, args);
+    });
+    try {
+      apps = [
+        await createTestApp({
+          schema: schema.schema,
+          http: false,
+          providers: [ReportHandler],
+          engine: {
+            runWorkers: false,
+            schedules: [
+              { ...LATEST_ONLY, name: 'steady' },
+              { ...LATEST_ONLY, name: 'faulty', timezone: 'Asia/Tokyo', catchUp: 100 },
+            ],
+          },
+        }),
+      ];
+      await waitFor(async () => (await ticksOf('steady')).length >= 3, { message: 'three ticks of the schedule that works' });
+      expect(await ticksOf('faulty')).toEqual([]);
+      const steady = await ticksOf('steady');
+      expect(gapsOf(steady).every((g) => g === 1000)).toBe(true);
+      const faultyFrom = (
+        await sql.query<{ last_tick: Date }>(`SELECT last_tick FROM ${schema.schema}.conveyor_schedules WHERE name = 'faulty'`)
+      ).rows[0].last_tick.getTime();
+      failing.mockRestore();
+
+      // Its progress stayed where it was: once it works, it enqueues every tick since then (catchUp 100), one job each.
+      await waitFor(async () => (await ticksOf('faulty')).some((r) => r.tick > steady.at(-1)!.tick), {
+        message: 'the faulty schedule to catch up',
+      });
+      const faulty = await ticksOf('faulty');
+      expectOneJobPerTick(faulty, 'faulty');
+      expect(faulty[0].tick).toBe(Math.floor(faultyFrom / 1000) * 1000 + 1000);
+      expect(gapsOf(faulty).every((g) => g === 1000)).toBe(true);
+    } finally {
+      failing.mockRestore();
+    }
   });
 
   it.each([

@@ -107,13 +107,46 @@ describe('CronExpression', () => {
       }
     });
 
-    it('end even where cron-parser steps backwards (Chatham, at its April change)', () => {
+    it('go on where cron-parser steps backwards (Chatham, at its April change), as the chain does elsewhere', () => {
+      // 02:45 to 03:45 comes twice (13:00Z to 14:00Z, then 14:00Z to 15:00Z): the second copies are not ticks.
       const cron = CronExpression.parse('*/15 * * * *', 'Pacific/Chatham');
-      const { ticks } = cron.due(at('2026-04-04T12:00:00Z'), at('2026-04-04T16:00:00Z'), 1000);
-      expect(ticks.length).toBeGreaterThan(0);
-      expect(ticks.every((tick, i) => i === 0 || tick > ticks[i - 1])).toBe(true);
+      const { ticks } = cron.due(at('2026-04-04T12:50:00Z'), at('2026-04-04T15:20:00Z'), 1000);
+      expect(iso(ticks)).toEqual([
+        '2026-04-04T13:00:00.000Z',
+        '2026-04-04T13:15:00.000Z',
+        '2026-04-04T13:30:00.000Z',
+        '2026-04-04T13:45:00.000Z',
+        '2026-04-04T15:00:00.000Z',
+        '2026-04-04T15:15:00.000Z',
+      ]);
+    });
+  });
+
+  describe('where cron-parser throws (Lord Howe, whose clocks go back half an hour on 2026-04-05 at 15:00Z)', () => {
+    it('next() finds the tick after the change, from a tick a day before it', () => {
+      const daily = CronExpression.parse('0 3 * * *', 'Australia/Lord_Howe');
+      expect(daily.next(at('2026-04-03T16:00:00Z')).toISOString()).toBe('2026-04-04T16:30:00.000Z');
+      expect(iso(daily.due(at('2026-04-03T16:00:00Z'), at('2026-04-04T17:00:00Z'), 5).ticks)).toEqual(['2026-04-04T16:30:00.000Z']);
     });
 
+    it('next() reads the seconds field as well', () => {
+      const cron = CronExpression.parse('*/20 0 */2 * * *', 'Australia/Lord_Howe');
+      const chain = [cron.next(at('2026-04-04T13:00:00Z'))];
+      while (chain.length < 4) chain.push(cron.next(chain[chain.length - 1]));
+      expect(iso(chain)).toEqual([
+        '2026-04-04T13:00:20.000Z',
+        '2026-04-04T13:00:40.000Z',
+        '2026-04-04T15:30:00.000Z',
+        '2026-04-04T15:30:20.000Z',
+      ]);
+    });
+
+    it('due() walks a long gap ending where prev() throws (October change)', () => {
+      const cron = CronExpression.parse('0 */2 * * *', 'Australia/Lord_Howe');
+      // prev() throws from 16:59:59Z back to the change; the chain goes from 00:00 (13:30Z) to 04:00 (17:00Z).
+      const { ticks, skipped } = cron.due(at('2026-09-30T00:00:00Z'), at('2026-10-03T17:30:00Z'), 2);
+      expect({ ticks: iso(ticks), skipped }).toEqual({ ticks: ['2026-10-03T13:30:00.000Z', '2026-10-03T17:00:00.000Z'], skipped: true });
+    });
     it('enqueue no stray tick in the hour that comes twice, a round a minute taking one tick at most', () => {
       const cron = CronExpression.parse('*/15 1 * * *', 'America/New_York');
       const start = at('2026-11-01T03:00:30Z');

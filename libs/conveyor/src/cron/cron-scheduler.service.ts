@@ -10,13 +10,18 @@ import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
 import { LogRecord } from '../observation/logging/log-record';
 import { databaseClock, NewJobRow, run, scheduleAdvanceMany, scheduleInsertMissing, scheduleLockMany } from '../storage/statements';
 import { ResolvedSchedule, ScheduleRegistry } from './schedule-registry.service';
-import { dueTicks } from './schedule-ticks';
+import { dueTicks, ScheduleProgress } from './schedule-ticks';
 
 /** Longest the timer sleeps, even when the next tick is further off: the clock offset is measured again. */
 const MAX_SLEEP_MS = 60_000;
 /** First and longest pause after a failed round (the database is down, say); doubles in between. */
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 30_000;
+
+/** The pause after the n-th failure in a row (n ≥ 1): RETRY_MIN_MS, doubling up to RETRY_MAX_MS. */
+function retryPause(failures: number): number {
+  return Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.max(0, failures - 1));
+}
 
 /** Idempotency key of the job one schedule enqueues for one tick. */
 export function cronJobKey(name: string, tick: Date): string {
@@ -58,6 +63,8 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
   private stopped = false;
   private registered = false;
   private failures = 0;
+  /** Schedules that failed on their own (see isolated()): failures in a row, and when to try again (database clock). */
+  private readonly failingSchedules = new Map<string, { failures: number; retryAt: number }>();
 
   constructor(
     private readonly registry: ScheduleRegistry,
@@ -103,7 +110,7 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
       this.failures = 0;
     } catch (err) {
       this.failures++;
-      const pause = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (this.failures - 1));
+      const pause = retryPause(this.failures);
       this.logger.warn(
         new LogRecord('Cron round failed; trying again', { retryInMs: pause, failures: this.failures, error: (err as Error).message }),
       );
@@ -146,18 +153,10 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
       for (const s of this.schedules) {
         const stored = progress.get(s.name);
         if (!stored) continue;
-        const { ticks, skipped } = dueTicks(s.expression, s.catchUp, stored, now);
-        if (skipped) {
-          const fields = { schedule: s.name, lastTick: stored.lastTick.toISOString(), enqueued: ticks.length, catchUp: s.catchUp };
-          this.logger.warn(new LogRecord('Schedule missed more ticks than it catches up on; skipped the older ones', fields));
-        }
-        if (ticks.length === 0) continue;
-        for (const tick of ticks) {
-          rows.push(
-            this.validator.toRow({ type: s.type, payload: s.payload, runAt: tick.toISOString(), idempotencyKey: cronJobKey(s.name, tick) }),
-          );
-        }
-        advances.push({ name: s.name, tick: ticks[ticks.length - 1], cron: s.cron });
+        const owed = this.isolated(s, now, () => this.owedRows(s, stored, now));
+        if (!owed || owed.rows.length === 0) continue;
+        rows.push(...owed.rows);
+        advances.push({ name: s.name, tick: owed.lastTick, cron: s.cron });
       }
       if (rows.length === 0) return { now, created: [] as JobRow[] };
       const { rows: inserted } = await insertRows(tx, t, rows);
@@ -174,7 +173,54 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
       for (const job of jobs)
         this.logger.debug(new LogRecord('Enqueued a scheduled job', { jobId: job.id, type: job.type, key: job.idempotencyKey }));
     }
-    return Math.min(...this.schedules.map((s) => s.expression.next(now).getTime()));
+    return Math.min(...this.schedules.map((s) => this.nextWake(s, now)));
+  }
+
+  /** When a schedule next needs a round: its next tick, or the end of its pause while it fails. */
+  private nextWake(s: ResolvedSchedule, now: Date): number {
+    const tick = this.isolated(s, now, () => s.expression.next(now).getTime());
+    return this.failingSchedules.get(s.name)?.retryAt ?? (tick as number);
+  }
+
+  /** The jobs a schedule owes for its due ticks, and the newest of those ticks. */
+  private owedRows(s: ResolvedSchedule, stored: ScheduleProgress, now: Date): { rows: NewJobRow[]; lastTick: Date } {
+    const { ticks, skipped } = dueTicks(s.expression, s.catchUp, stored, now);
+    if (skipped) {
+      const fields = { schedule: s.name, lastTick: stored.lastTick.toISOString(), enqueued: ticks.length, catchUp: s.catchUp };
+      this.logger.warn(new LogRecord('Schedule missed more ticks than it catches up on; skipped the older ones', fields));
+    }
+    const rows = ticks.map((tick) =>
+      this.validator.toRow({ type: s.type, payload: s.payload, runAt: tick.toISOString(), idempotencyKey: cronJobKey(s.name, tick) }),
+    );
+    return { rows, lastTick: ticks[ticks.length - 1] };
+  }
+
+  /**
+   * Runs one schedule's part of a round. A schedule that fails (its expression throws, say) is left out of rounds
+   * until its pause is over, with a warning — its progress stays where it was, so its ticks are owed still — and the
+   * other schedules go on.
+   */
+  private isolated<T>(s: ResolvedSchedule, now: Date, part: () => T): T | null {
+    const failing = this.failingSchedules.get(s.name);
+    if (failing && now.getTime() < failing.retryAt) return null;
+    try {
+      const result = part();
+      this.failingSchedules.delete(s.name);
+      return result;
+    } catch (err) {
+      const failures = (failing?.failures ?? 0) + 1;
+      const retryInMs = retryPause(failures);
+      this.failingSchedules.set(s.name, { failures, retryAt: now.getTime() + retryInMs });
+      this.logger.warn(
+        new LogRecord('Schedule failed; the other schedules go on', {
+          schedule: s.name,
+          failures,
+          retryInMs,
+          error: (err as Error).message,
+        }),
+      );
+      return null;
+    }
   }
 
   /**
