@@ -31,6 +31,36 @@ class LongJobHandler extends JobHandlerHost {
   }
 }
 
+/** Lets the test hold an overrunning attempt until the job's next attempt has started. */
+const overrun = {
+  secondStarted: null as null | (() => void),
+  lateReports: [] as string[],
+  lateDone: null as null | (() => void),
+};
+
+/** Its first attempt ignores its timeout and reports late, while the second attempt runs in the same process. */
+@JobHandler('OVERRUN', { timeout: 300, maxAttempts: 3, backoff: { baseMs: 10, factor: 1, maxMs: 10, jitter: 0 } })
+class OverrunHandler extends JobHandlerHost {
+  async handle(job: Job, ctx: JobContext): Promise<string> {
+    if (job.attempts === 1) {
+      await new Promise<void>((resolve) => (overrun.secondStarted = resolve));
+      for (const report of [() => ctx.heartbeat(), () => ctx.progress(50)]) {
+        await report().then(
+          () => overrun.lateReports.push('ok'),
+          (err: Error) => overrun.lateReports.push(err.name),
+        );
+      }
+      overrun.lateDone!();
+      return 'first';
+    }
+    const late = new Promise<void>((resolve) => (overrun.lateDone = resolve));
+    overrun.secondStarted!();
+    await late;
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    return 'second';
+  }
+}
+
 /** A long job extends its own lease with ctx.heartbeat(), and learns at once when its claim is gone. */
 describe('explicit heartbeat', () => {
   let schema: TestSchema;
@@ -43,7 +73,7 @@ describe('explicit heartbeat', () => {
     // Automatic heartbeats are far apart here, so every extension seen comes from the handler.
     t = await createTestApp({
       schema: schema.schema,
-      providers: [LongJobHandler],
+      providers: [LongJobHandler, OverrunHandler],
       engine: { leaseMs: 60_000, heartbeatIntervalMs: 30_000 },
       http: false,
     });
@@ -85,5 +115,17 @@ describe('explicit heartbeat', () => {
     await waitFor(() => t.app.get(WorkerPool).stats().running === 0);
     const after = (await t.sql.query(`SELECT * FROM ${t.jobsTable} WHERE id = $1`, [job.id])).rows[0];
     expect(after).toEqual(rescued);
+  });
+
+  it("a late report from an attempt that overran its timeout fails, and leaves the job's next attempt running", async () => {
+    const job = await t.jobs.enqueue('OVERRUN', {});
+    await waitFor(async () => (await t.jobs.get(job.id)).status === JobStatus.COMPLETED, { message: 'the second attempt to complete' });
+    expect(overrun.lateReports).toEqual(['LeaseLostError', 'LeaseLostError']);
+    const done = await t.jobs.get(job.id);
+    expect({ attempts: done.attempts, result: done.result, errors: done.errors.map((e) => e.kind) }).toEqual({
+      attempts: 2,
+      result: 'second',
+      errors: ['timeout'],
+    });
   });
 });

@@ -5,7 +5,7 @@ import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
 import { jobSetProgress } from '../storage/statements/job-set-progress.sql';
 import { run } from '../storage/statements/statement';
 import { LeaseLostError } from './abort-reasons';
-import { HeldJob } from './held-job';
+import { HeldJob, HeldLease } from './held-job';
 import { readJobProgress } from './job-progress.reader';
 
 /** Extends the lease of a held job; rejects when the claim is gone. */
@@ -23,9 +23,9 @@ export interface AttemptReports {
 /** The pool that holds the jobs, as the reports see it. */
 export interface LeaseHolder {
   /** A statement sent at `sentAt` (performance.now()) extended these leases. */
-  leasesExtended(ids: Iterable<string>, sentAt: number): void;
+  leasesExtended(leases: Iterable<HeldLease>, sentAt: number): void;
   /** These claims are gone: stop their handlers and drop them, writing nothing. */
-  markLost(ids: string[]): void;
+  markLost(leases: HeldLease[]): void;
 }
 
 /**
@@ -35,7 +35,7 @@ export interface LeaseHolder {
  */
 export function createAttemptReports(db: ConveyorDatabase, leaseMs: number, pool: LeaseHolder, live?: LivePublisher): AttemptReports {
   const lost = (held: HeldJob): never => {
-    pool.markLost([held.job.id]);
+    pool.markLost([{ id: held.job.id, token: held.token }]);
     throw new LeaseLostError(held.job.id);
   };
   return {
@@ -43,7 +43,7 @@ export function createAttemptReports(db: ConveyorDatabase, leaseMs: number, pool
       const sentAt = performance.now();
       const { rows } = await run<{ id: string }>(db.pool, jobExtendLeases(db.tables, [{ id: held.job.id, token: held.token }], leaseMs));
       if (rows.length === 0) return lost(held);
-      pool.leasesExtended([held.job.id], sentAt);
+      pool.leasesExtended([{ id: held.job.id, token: held.token }], sentAt);
     },
     progress: async (held, input) => {
       const progress = readJobProgress(input);

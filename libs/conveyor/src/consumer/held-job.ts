@@ -3,6 +3,12 @@ import { JobTimeoutError } from '../errors/job-timeout.error';
 import { RegisteredHandler } from '../handlers/registered-handler.interface';
 import { Expiring } from './attempt-deadlines';
 
+/** One attempt's claim on a job: the job, and the lease token its claim set (a retry's claim sets another). */
+export interface HeldLease {
+  id: string;
+  token: string;
+}
+
 /** Where a claimed job is inside this process. */
 export type HeldState = 'buffered' | 'running' | 'finishing';
 

@@ -47,8 +47,11 @@ export class LeaseKeeper {
     try {
       const { rows } = await run<{ id: string }>(this.db.pool, jobExtendLeases(this.db.tables, held, this.options.leaseMs));
       const owned = new Set(rows.map((r) => r.id));
-      this.pool.leasesExtended(owned, sentAt);
-      const lost = held.filter((h) => !owned.has(h.id)).map((h) => h.id);
+      this.pool.leasesExtended(
+        held.filter((h) => owned.has(h.id)),
+        sentAt,
+      );
+      const lost = held.filter((h) => !owned.has(h.id));
       if (lost.length > 0) this.pool.markLost(lost);
     } catch (err) {
       this.logger.warn(`Heartbeat failed: ${(err as Error).message}`);

@@ -14,7 +14,7 @@ import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
 import { EarlyCancels } from './early-cancels';
-import { HeldJob } from './held-job';
+import { HeldJob, HeldLease } from './held-job';
 import { PrefetchSizer } from './prefetch-sizer';
 import { ConcurrencyCaps } from './concurrency-caps';
 import { JobExecutor } from './job-executor.service';
@@ -185,18 +185,18 @@ export class WorkerPool {
   }
 
   /** Lease id/token of every job still held (buffered, running, or outcome not yet written). */
-  heldLeases(): { id: string; token: string }[] {
+  heldLeases(): HeldLease[] {
     return [...this.held.values()].map((h) => ({ id: h.job.id, token: h.token }));
   }
 
   /**
    * A heartbeat sent at `sentAt` (performance.now()) extended these leases. Unlike `heldLeases`, this is called
-   * after an await: a job may have finished meanwhile, and is skipped.
+   * after an await: a job may have finished meanwhile, or be held again by a later attempt, and is skipped.
    */
-  leasesExtended(ids: Iterable<string>, sentAt: number): void {
+  leasesExtended(leases: Iterable<HeldLease>, sentAt: number): void {
     const validUntil = sentAt + this.options.leaseMs - this.leaseMargin;
-    for (const id of ids) {
-      const held = this.held.get(id);
+    for (const lease of leases) {
+      const held = this.holding(lease);
       if (held && held.leaseValidUntil < validUntil) held.leaseValidUntil = validUntil;
     }
   }
@@ -207,7 +207,9 @@ export class WorkerPool {
    */
   dropLapsedLeases(): void {
     const now = performance.now();
-    const lapsed = [...this.held.values()].filter((h) => h.state !== 'finishing' && h.leaseValidUntil <= now).map((h) => h.job.id);
+    const lapsed = [...this.held.values()]
+      .filter((h) => h.state !== 'finishing' && h.leaseValidUntil <= now)
+      .map((h) => ({ id: h.job.id, token: h.token }));
     if (lapsed.length > 0) this.markLost(lapsed);
   }
 
@@ -219,10 +221,15 @@ export class WorkerPool {
     return this.options.heartbeatIntervalMs;
   }
 
-  /** The heartbeat found these claims gone: stop their handlers and drop them, writing nothing. */
-  markLost(ids: string[]): void {
-    for (const id of ids) {
-      const held = this.held.get(id);
+  /**
+   * The heartbeat found these claims gone: stop their handlers and drop them, writing nothing. A claim this process no
+   * longer holds is skipped — also when it holds the job again under a later attempt's token, which the finding is
+   * not about.
+   */
+  markLost(leases: HeldLease[]): void {
+    for (const lease of leases) {
+      const id = lease.id;
+      const held = this.holding(lease);
       if (!held || held.state === 'finishing') continue;
       held.lost = true;
       this.events.emit('stale', id, this.options.workerId);
@@ -235,6 +242,12 @@ export class WorkerPool {
       }
     }
     this.roomFreed();
+  }
+
+  /** The held job of this claim, if this process holds it under the claim's token still. */
+  private holding(lease: HeldLease): HeldJob | undefined {
+    const held = this.held.get(lease.id);
+    return held?.token === lease.token ? held : undefined;
   }
 
   /**
