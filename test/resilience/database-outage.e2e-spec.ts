@@ -1,12 +1,26 @@
+import { Logger } from '@nestjs/common';
 import { Pool } from 'pg';
 import request from 'supertest';
-import { JobStatus } from '@conveyor/core';
+import { JobHandler, JobHandlerHost, JobStatus } from '@conveyor/core';
 import { countByStatus, invocationStats } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { FINAL_WRITES_MS } from '@conveyor/core/consumer/worker-pool.service';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
+
+/** Runs until the test lets it finish; tells the test when it has started. */
+const gate = { started: false, open: null as null | (() => void) };
+
+@JobHandler('GATED')
+class GatedHandler extends JobHandlerHost {
+  async handle(): Promise<string> {
+    gate.started = true;
+    await new Promise<void>((resolve) => (gate.open = resolve));
+    return 'finished during the outage';
+  }
+}
 
 /** The database goes away under a running service: connections killed, or unreachable for a while. */
 describe('database trouble', () => {
@@ -69,6 +83,8 @@ describe('database trouble', () => {
       poolTimeoutMs: 500,
     });
     const server = t.app.getHttpServer();
+    const errors = jest.spyOn(Logger.prototype, 'error');
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
     const submit = () =>
       request(server)
         .post('/jobs')
@@ -84,7 +100,19 @@ describe('database trouble', () => {
       expect(refused.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
       expect(Date.now() - started).toBeLessThan(3_000);
       expect((await request(server).get('/health/live')).status).toBe(200);
-      await waitFor(async () => (await request(server).get('/health/ready')).status === 503, { message: 'readiness to go down' });
+      const notReady = await waitFor(
+        async () => {
+          const probe = await request(server).get('/health/ready');
+          return probe.status === 503 ? probe : null;
+        },
+        { message: 'readiness to go down' },
+      );
+      // The migrations check cannot know while the database is away; it does not claim they are missing.
+      expect(notReady.body.details.migrations.message).toMatch(/^cannot tell: /);
+      // Probed again and again while down: the change is logged, each failed probe is not.
+      for (let i = 0; i < 5; i++) expect((await request(server).get('/health/ready')).status).toBe(503);
+      expect(errors.mock.calls.filter(([message]) => String(message).includes('Health Check has failed'))).toEqual([]);
+      expect(warnings.mock.calls.filter(([message]) => String(message).startsWith('Not ready:')).length).toBeLessThanOrEqual(2);
 
       proxy.restore();
       await waitFor(async () => (await request(server).get('/health/ready')).status === 200, {
@@ -98,7 +126,88 @@ describe('database trouble', () => {
         message: 'a job submitted after the outage to run',
       });
     } finally {
+      errors.mockRestore();
+      warnings.mockRestore();
       await t.close();
+      await proxy.stop();
+    }
+  });
+
+  it('writes the outcome of a job that finished during an outage longer than its lease, instead of rescuing it', async () => {
+    const target = new URL(base);
+    const proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
+    const t = await createTestApp({
+      schema: schema.schema,
+      url: proxy.urlFor(base),
+      providers: [GatedHandler],
+      appName: 'outage-lease',
+      poolTimeoutMs: 500,
+      engine: { leaseMs: 2_000, heartbeatIntervalMs: 500, maintenanceIntervalMs: 250 },
+    });
+    const row = async (id: string) =>
+      (
+        await admin.query<{ status: string; result: unknown; errors: unknown[]; expired_for_ms: number }>(
+          `SELECT status, result, errors, extract(epoch FROM clock_timestamp() - locked_until) * 1000 AS expired_for_ms
+           FROM ${t.jobsTable} WHERE id = $1`,
+          [id],
+        )
+      ).rows[0];
+    try {
+      const job = await t.jobs.enqueue('GATED', {}, { maxAttempts: 1 });
+      await waitFor(() => gate.started, { message: 'the job to start' });
+      proxy.cut();
+      gate.open!();
+      // Unreachable until the lease has been over for a while: the completer waits at its longest pause by then.
+      await waitFor(async () => (await row(job.id)).expired_for_ms > 4_000, { timeoutMs: 20_000, message: 'the lease to run out' });
+      proxy.restore();
+
+      const done = await waitFor(
+        async () => {
+          const r = await row(job.id);
+          return r.status === JobStatus.RUNNING ? null : r;
+        },
+        { timeoutMs: 20_000, message: 'the job to end' },
+      );
+      expect({ status: done.status, result: done.result, errors: done.errors }).toEqual({
+        status: JobStatus.COMPLETED,
+        result: 'finished during the outage',
+        errors: [],
+      });
+    } finally {
+      await t.close();
+      await proxy.stop();
+    }
+  });
+
+  it('shuts down within the grace period and the final writes while the database is away, saying what was left', async () => {
+    const target = new URL(base);
+    const proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
+    const t = await createTestApp({
+      schema: schema.schema,
+      url: proxy.urlFor(base),
+      providers: [GatedHandler],
+      appName: 'outage-shutdown',
+      poolTimeoutMs: 500,
+      engine: { shutdownGraceMs: 500 },
+    });
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      gate.started = false;
+      const job = await t.jobs.enqueue('GATED', {});
+      await waitFor(() => gate.started, { message: 'the job to start' });
+      proxy.cut();
+      const closing = Date.now();
+      await t.close();
+      // The grace period, then at most FINAL_WRITES_MS for the hand-back that cannot be written, and a little more.
+      expect(Date.now() - closing).toBeLessThan(500 + FINAL_WRITES_MS + 2_500);
+      const said = warnings.mock.calls.map(([message]) => String(message));
+      expect(said).toContainEqual('Worker stopped; 1 jobs were left to their leases (their outcomes could not be written)');
+      expect(said.some((line) => line.includes('every claimed job was finished or handed back'))).toBe(false);
+      const { rows } = await admin.query(`SELECT status FROM ${t.jobsTable} WHERE id = $1`, [job.id]);
+      expect(rows[0].status).toBe(JobStatus.RUNNING);
+    } finally {
+      warnings.mockRestore();
+      gate.open?.();
       await proxy.stop();
     }
   });

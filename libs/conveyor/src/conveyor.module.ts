@@ -5,6 +5,7 @@ import { validateConveyorOptions, ConveyorOptionsInput } from './config/validate
 import { WorkerConnection } from './storage/connections/worker-connection.service';
 import { ConveyorDatabase } from './storage/connections/conveyor-database.service';
 import { DatabaseClock } from './storage/connections/database-clock.service';
+import { DatabaseOutages } from './storage/connections/database-outages.service';
 import { ConsumerModule } from './consumer/consumer.module';
 import { CronModule } from './cron/cron.module';
 import { ConveyorEvents } from './observation/events/conveyor-events.service';
@@ -34,6 +35,7 @@ import { LiveWatchDetector } from './observation/live/live-watch-detector.servic
 const core = [
   ConveyorDatabase,
   DatabaseClock,
+  DatabaseOutages,
   WorkerConnection,
   ConveyorEvents,
   ClaimTrigger,

@@ -3,6 +3,7 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { conveyorDefaults } from '../config/conveyor-defaults';
 import { JobStatus } from '../job/job-status';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { DatabaseOutages } from '../storage/connections/database-outages.service';
 import { WorkerConnection } from '../storage/connections/worker-connection.service';
 import { FinishAnswer } from '../storage/statements/finish-answer.codec';
 import { FinishRow } from '../storage/statements/finish-row';
@@ -38,9 +39,15 @@ function completerWith(options: Partial<ConveyorOptions>) {
   const trigger = new ClaimTrigger(new DatabaseClock());
   const waker = { capacityFreed: jest.fn(), jobsDueAt: jest.fn(), jobsDueNow: jest.fn(), queriedDatabase: jest.fn() };
   trigger.attach(waker);
-  const completer = new Completer({ tables } as ConveyorDatabase, trigger, { ...conveyorDefaults(), ...options }, {
-    runner,
-  } as unknown as WorkerConnection);
+  const completer = new Completer(
+    { tables } as ConveyorDatabase,
+    trigger,
+    { ...conveyorDefaults(), ...options },
+    {
+      runner,
+    } as unknown as WorkerConnection,
+    new DatabaseOutages(),
+  );
   return { completer, writes, waker };
 }
 

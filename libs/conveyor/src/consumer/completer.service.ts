@@ -3,7 +3,8 @@ import { LiveItem, liveItemOf } from '../observation/live/live-event';
 import { LivePublisher } from '../observation/live/live-publisher.service';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { isConnectionError } from '../storage/connections/connection-errors';
+import { connectionErrorText, isConnectionError } from '../storage/connections/connection-errors';
+import { DatabaseOutages } from '../storage/connections/database-outages.service';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { WorkerConnection } from '../storage/connections/worker-connection.service';
 import { FinishAnswer, writtenAt } from '../storage/statements/finish-answer.codec';
@@ -36,6 +37,9 @@ interface Pending {
   done: WrittenCallback;
 }
 
+/** Longest pause between tries to write waiting outcomes while the database is unreachable. */
+export const OUTCOME_RETRY_MAX_MS = 2000;
+
 /**
  * Writes attempt outcomes back in batches: one statement per batch, flushed when `completionBatchSize`
  * outcomes wait or `completionFlushMs` after the first one, with at most two writes in flight, so batches
@@ -65,6 +69,7 @@ export class Completer {
     private readonly trigger: ClaimTrigger,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
     private readonly connection: WorkerConnection,
+    private readonly outages: DatabaseOutages,
     @Optional() private readonly live?: LivePublisher,
   ) {}
 
@@ -85,8 +90,11 @@ export class Completer {
     else this.kick(this.options.completionFlushMs);
   }
 
-  /** Writes everything queued; resolves when the queue is empty or `timeoutMs` has passed. */
-  async drain(timeoutMs = 10_000): Promise<void> {
+  /**
+   * Writes everything queued; resolves when the queue is empty or `timeoutMs` has passed, with the number of outcomes
+   * left unwritten (their leases expire and the jobs run again).
+   */
+  async drain(timeoutMs: number): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     while ((this.queue.length > 0 || this.inFlight.size > 0) && Date.now() < deadline) {
       if (this.queue.length > 0 && this.inFlight.size < MAX_IN_FLIGHT) {
@@ -102,6 +110,7 @@ export class Completer {
         `${this.queue.length} outcomes could not be written before shutdown; their leases will expire and the jobs run again.`,
       );
     }
+    return this.queue.length;
   }
 
   /**
@@ -139,9 +148,12 @@ export class Completer {
       this.retryDelay = 0;
     } catch (err) {
       if (isConnectionError(err)) {
+        this.outages.seen();
         this.queue.unshift(...batch);
-        this.retryDelay = Math.min(2000, Math.max(50, this.retryDelay * 2));
-        this.logger.warn(`Database unavailable; ${this.queue.length} outcomes wait (retry in ${this.retryDelay} ms)`);
+        this.retryDelay = Math.min(OUTCOME_RETRY_MAX_MS, Math.max(50, this.retryDelay * 2));
+        this.logger.warn(
+          `Database unavailable; ${this.queue.length} outcomes wait (retry in ${this.retryDelay} ms): ${connectionErrorText(err)}`,
+        );
         return;
       }
       this.logger.error(`Outcome batch failed (${(err as Error).message}); writing row by row`);
@@ -187,6 +199,7 @@ export class Completer {
       await this.write([p]);
     } catch (err) {
       if (isConnectionError(err)) {
+        this.outages.seen();
         this.queue.unshift(p);
         return;
       }

@@ -1,3 +1,4 @@
+import { DatabaseOutages } from '../storage/connections/database-outages.service';
 import { DatabaseClock } from '../storage/connections/database-clock.service';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { LivePublisher } from '../observation/live/live-publisher.service';
@@ -43,7 +44,7 @@ describe('JobPoller: the due timer', () => {
     const live = { watching: false } as unknown as LivePublisher;
     const clock = new DatabaseClock();
     trigger = new ClaimTrigger(clock);
-    poller = new JobPoller(options, strategy, pool, events, trigger, pickup, live, clock);
+    poller = new JobPoller(options, strategy, pool, events, trigger, pickup, live, clock, new DatabaseOutages());
     await poller.start();
     claims = 0;
   });

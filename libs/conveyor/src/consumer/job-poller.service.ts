@@ -5,7 +5,8 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { DatabaseClock } from '../storage/connections/database-clock.service';
 import { claimedItems } from './claiming/claimed-items';
 import { ClaimStrategy } from './claiming/claim-strategy.interface';
-import { isConnectionError } from '../storage/connections/connection-errors';
+import { connectionErrorText, isConnectionError } from '../storage/connections/connection-errors';
+import { DatabaseOutages } from '../storage/connections/database-outages.service';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { ClaimTrigger, ClaimWaker } from './claim-trigger';
 import { PICKUP_HOOKS, PickupHooks } from './pickup-hooks';
@@ -53,6 +54,7 @@ export class JobPoller implements ClaimWaker {
     @Inject(PICKUP_HOOKS) private readonly pickup: PickupHooks,
     private readonly live: LivePublisher,
     private readonly clock: DatabaseClock,
+    private readonly outages: DatabaseOutages,
   ) {
     this.rules = new WakeRules(options.pollIntervalMs);
   }
@@ -204,8 +206,10 @@ export class JobPoller implements ClaimWaker {
     } catch (err) {
       this.pickup.noClaimComing();
       this.lastErrorMessage = (err as Error).message;
-      if (isConnectionError(err)) this.logger.warn(`Claim failed, database unavailable: ${(err as Error).message}`);
-      else this.logger.error(`Claim failed: ${(err as Error).stack ?? String(err)}`);
+      if (isConnectionError(err)) {
+        this.outages.seen();
+        this.logger.warn(`Claim failed, database unavailable: ${connectionErrorText(err)}`);
+      } else this.logger.error(`Claim failed: ${(err as Error).stack ?? String(err)}`);
     } finally {
       this.fetching = false;
       this.roundStartedAt = null;

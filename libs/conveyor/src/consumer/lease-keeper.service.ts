@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { connectionErrorText, isConnectionError } from '../storage/connections/connection-errors';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { DatabaseOutages } from '../storage/connections/database-outages.service';
 import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
 import { run } from '../storage/statements/statement';
 import { WorkerPool } from './worker-pool.service';
@@ -22,6 +24,7 @@ export class LeaseKeeper {
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
     private readonly db: ConveyorDatabase,
     private readonly pool: WorkerPool,
+    private readonly outages: DatabaseOutages,
   ) {}
 
   start(): void {
@@ -54,7 +57,8 @@ export class LeaseKeeper {
       const lost = held.filter((h) => !owned.has(h.id));
       if (lost.length > 0) this.pool.markLost(lost);
     } catch (err) {
-      this.logger.warn(`Heartbeat failed: ${(err as Error).message}`);
+      if (isConnectionError(err)) this.outages.seen();
+      this.logger.warn(`Heartbeat failed: ${connectionErrorText(err)}`);
       this.pool.dropLapsedLeases();
     }
   }

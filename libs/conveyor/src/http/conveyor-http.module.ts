@@ -30,7 +30,7 @@ import { validateConveyorHttpOptions } from './options/validate-conveyor-http-op
  * controllers (ConveyorRoutes), so the host app's routes, guards, filters and pipes stay its own.
  */
 @Module({
-  imports: [TerminusModule],
+  imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [
     AccessController,
     JobsBulkController,

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { connectionErrorText } from '../storage/connections/connection-errors';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
@@ -82,7 +83,7 @@ export class InstanceRegistry {
 
   /** The heartbeat could not be written: logged once until one is written again. */
   failed(err: Error): void {
-    if (!this.failing) this.logger.warn(`Instance heartbeat failed: ${err.message}`);
+    if (!this.failing) this.logger.warn(`Instance heartbeat failed: ${connectionErrorText(err)}`);
     this.failing = true;
   }
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { connectionErrorText } from '../storage/connections/connection-errors';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
@@ -100,7 +101,7 @@ export class LeaderElection {
 
   /** The claim failed (the database could not be reached, say): a term held stays held until it ends by this clock. */
   failed(attempt: LeadershipAttempt, err: Error): LeaderTerm | null {
-    if (attempt.wasLeading) this.logger.warn(`Could not renew the maintenance leadership: ${err.message}`);
+    if (attempt.wasLeading) this.logger.warn(`Could not renew the maintenance leadership: ${connectionErrorText(err)}`);
     return this.isLeader ? this.held : null;
   }
 

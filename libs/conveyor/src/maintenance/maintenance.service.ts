@@ -2,8 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ClaimTrigger } from '../consumer/claim-trigger';
+import { OUTCOME_RETRY_MAX_MS } from '../consumer/completer.service';
 import { MESSAGES } from '../errors/conveyor.messages';
 import { isConnectionError } from '../storage/connections/connection-errors';
+import { DatabaseOutages } from '../storage/connections/database-outages.service';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { DatabaseClock } from '../storage/connections/database-clock.service';
 import { RescuedRow } from '../storage/statements/job-rescue-expired.sql';
@@ -13,6 +15,12 @@ import { InstanceRegistry } from './instance-registry.service';
 import { LeaderElection, LeadershipAttempt } from './leader-election.service';
 import { LeaseSweeper, RESCUE_BATCH } from './lease-sweeper.service';
 import { RetentionCleaner } from './retention-cleaner.service';
+
+/**
+ * How long after this instance last found the database unreachable the leader leaves expired leases alone: long enough
+ * for every completer that waited through the outage to try again at its longest pause, and for that write to land.
+ */
+export const RESCUE_HOLD_MS = 2 * OUTCOME_RETRY_MAX_MS;
 
 /**
  * Runs the maintenance duties (lease rescue, retention, pruning dead instances' rows) on an interval, on whichever
@@ -37,6 +45,7 @@ export class MaintenanceService {
     private readonly instances: InstanceRegistry,
     private readonly db: ConveyorDatabase,
     private readonly clock: DatabaseClock,
+    private readonly outages: DatabaseOutages,
   ) {}
 
   start(): void {
@@ -62,10 +71,12 @@ export class MaintenanceService {
   private async run(): Promise<void> {
     const attempt = this.leader.attempt();
     let rows: MaintenanceRoundRow[];
-    let dutiesDone = true;
+    // Right after an outage the leader's duties wait (see DatabaseOutages): the round only claims and heartbeats.
+    const duties = !this.outages.seenWithin(RESCUE_HOLD_MS);
+    let dutiesDone = duties;
     let sentAt = Date.now();
     try {
-      rows = await this.sendRound(attempt, true);
+      rows = await this.sendRound(attempt, duties);
     } catch (err) {
       if (isConnectionError(err)) return this.roundFailed(attempt, err as Error);
       // The leader's duties failed, and took the claim and the heartbeat with them (one statement): those two must
@@ -84,7 +95,7 @@ export class MaintenanceService {
     // This instance just talked to the database: its poller may skip a fallback tick.
     this.trigger.queriedDatabase();
     const term = this.leader.settle(attempt, rows[0].term ?? undefined);
-    if (!term) return;
+    if (!term || !duties) return;
     try {
       const rescued = dutiesDone ? rows.filter((r): r is MaintenanceRoundRow & RescuedRow => r.id !== null) : undefined;
       await this.sweeper.sweep(term, rescued);
@@ -109,6 +120,7 @@ export class MaintenanceService {
   }
 
   private roundFailed(attempt: LeadershipAttempt, err: Error): void {
+    this.outages.seen();
     this.instances.failed(err);
     this.leader.failed(attempt, err);
   }

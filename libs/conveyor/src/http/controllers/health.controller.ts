@@ -2,6 +2,7 @@ import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { ConveyorHealthIndicator } from '../../observation/health/conveyor-health.indicator';
+import { ReadinessLog } from '../../observation/health/readiness-log';
 import { HealthReportDto } from '../dto';
 import { Public } from '../access/public.decorator';
 import { ConveyorRoutes } from '../access/conveyor-routes.decorator';
@@ -12,6 +13,8 @@ import { ConveyorRoutes } from '../access/conveyor-routes.decorator';
 @Controller('health')
 @Public()
 export class HealthController {
+  private readonly readiness = new ReadinessLog();
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly conveyor: ConveyorHealthIndicator,
@@ -45,12 +48,19 @@ export class HealthController {
   })
   @ApiOkResponse({ type: HealthReportDto, description: 'Ready.' })
   @ApiServiceUnavailableResponse({ type: HealthReportDto, description: 'Not ready: `error` names the failing checks.' })
-  ready(): Promise<HealthCheckResult> {
-    return this.health.check([
-      () => this.conveyor.database(),
-      () => this.conveyor.migrations(),
-      () => this.conveyor.worker(),
-      () => this.conveyor.queue(),
-    ]);
+  async ready(): Promise<HealthCheckResult> {
+    try {
+      const result = await this.health.check([
+        () => this.conveyor.database(),
+        () => this.conveyor.migrations(),
+        () => this.conveyor.worker(),
+        () => this.conveyor.queue(),
+      ]);
+      this.readiness.record(result);
+      return result;
+    } catch (err) {
+      if (err instanceof ServiceUnavailableException) this.readiness.record(err.getResponse() as HealthCheckResult);
+      throw err;
+    }
   }
 }

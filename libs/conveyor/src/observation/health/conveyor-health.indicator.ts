@@ -107,7 +107,7 @@ export class ConveyorHealthIndicator {
         ? check.up({ latest: this.migrator.latest })
         : check.down({ message: 'migrations not applied', latest: this.migrator.latest });
     } catch (err) {
-      return check.down({ message: (err as Error).message });
+      return check.down({ message: `cannot tell: ${(err as Error).message}` });
     }
   }
 

@@ -6,7 +6,7 @@ import { EventLoopMonitor } from './event-loop-monitor.service';
 
 /** Health indicators for orchestrators (the HTTP endpoints live in ConveyorHttpModule). */
 @Module({
-  imports: [TerminusModule, ConsumerModule],
+  imports: [TerminusModule.forRoot({ logger: false }), ConsumerModule],
   providers: [ConveyorHealthIndicator, EventLoopMonitor],
   exports: [ConveyorHealthIndicator, TerminusModule],
 })

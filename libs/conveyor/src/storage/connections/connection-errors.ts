@@ -40,3 +40,20 @@ export function isConnectionError(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * An error's message with the messages of the errors it wraps (`cause`, TypeORM's `driverError`), for the log: the
+ * engine's own "database unavailable" says what it means for callers, the driver's says why ("password authentication
+ * failed", "unsupported startup parameter: options").
+ */
+export function connectionErrorText(err: unknown): string {
+  const messages: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const rec = e as { message?: unknown; driverError?: unknown; cause?: unknown };
+    const message = typeof rec.message === 'string' && rec.message !== '' ? rec.message : String(e);
+    if (!messages.includes(message)) messages.push(message);
+    e = rec.driverError ?? rec.cause;
+  }
+  return messages.length > 1 ? `${messages[0]} (${messages.slice(1).join('; ')})` : (messages[0] ?? String(err));
+}

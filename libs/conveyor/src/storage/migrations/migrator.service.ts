@@ -6,6 +6,8 @@ import { createMigrationsTableSql, migrationContext, migrationLockSql } from './
 import { MIGRATIONS } from './migrations';
 
 const NO_DEADLINE: QueryOptions = { deadlineMs: Infinity };
+/** PostgreSQL's undefined_table: the migrations table does not exist, so no migration was applied. */
+const UNDEFINED_TABLE = '42P01';
 
 /**
  * Applies the checked-in migrations at start-up.
@@ -60,8 +62,10 @@ export class MigratorService {
       const { rows } = await this.db.pool.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.db.migrationsTable}`);
       const applied = new Map(rows.map((r) => [r.id, r.name]));
       return MIGRATIONS.every((m) => applied.get(m.id) === m.name);
-    } catch {
-      return false;
+    } catch (err) {
+      // No migrations table: none applied. Anything else (the database unreachable, say) is not an answer.
+      if ((err as { code?: string }).code === UNDEFINED_TABLE) return false;
+      throw err;
     }
   }
 }
