@@ -29,31 +29,28 @@ export interface ServiceProcessOptions {
   startTimeoutMs?: number;
 }
 
+/** The service's process, started and not waited for: for a start that is meant to fail. */
+export interface SpawnedService {
+  proc: ChildProcess;
+  /** Resolves with the exit code (or signal name) when the process ends. */
+  exited: Promise<number | string>;
+  /** Everything it printed so far. */
+  output(): string;
+}
+
 /**
  * Starts apps/server/src/main.ts (compiled on the fly, as `npm start` would run it) and waits until it answers
  * `/health/live`.
  */
 export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
   const port = options.env.PORT ?? String(await findFreePort());
-  const command = [process.execPath, '-r', join(ROOT, 'test/support/register-ts.js'), join(ROOT, 'apps/server/src/main.ts')];
-  const [file, ...args] = [...(options.prefix ?? []), ...command];
-  const spawnOptions: SpawnOptions = {
-    cwd: ROOT,
-    // No drain delay unless a test asks for one: stop() should not wait for load balancers that are not there.
-    env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', ...options.env, PORT: port },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  };
-  const proc = spawn(file, args, spawnOptions);
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | string>((resolve) => proc.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const { proc, exited, output } = spawnService({ ...options, env: { ...options.env, PORT: port } });
   let ended: number | string | null = null;
   void exited.then((code) => (ended = code));
   const baseUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
   await waitFor(
     async () => {
-      if (ended !== null) throw new Error(`the service exited (${ended}) before it answered:\n${out.slice(-4000)}`);
+      if (ended !== null) throw new Error(`the service exited (${ended}) before it answered:\n${output().slice(-4000)}`);
       const res = await fetch(`${baseUrl}/health/live`).catch(() => null);
       return res?.ok ?? false;
     },
@@ -63,10 +60,28 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     proc,
     baseUrl,
     exited,
-    output: () => out,
+    output,
     stop: async () => {
       if (ended === null) proc.kill('SIGTERM');
       return exited;
     },
   };
+}
+
+/** Starts the service as startServiceProcess does, without waiting for it to answer. */
+export function spawnService(options: ServiceProcessOptions): SpawnedService {
+  const command = [process.execPath, '-r', join(ROOT, 'test/support/register-ts.js'), join(ROOT, 'apps/server/src/main.ts')];
+  const [file, ...args] = [...(options.prefix ?? []), ...command];
+  const spawnOptions: SpawnOptions = {
+    cwd: ROOT,
+    // No drain delay unless a test asks for one: stop() should not wait for load balancers that are not there.
+    env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  };
+  const proc = spawn(file, args, spawnOptions);
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | string>((resolve) => proc.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { proc, exited, output: () => out };
 }

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { createConveyorLogger, installShutdownSignals, validateConveyorOptions } from '@conveyor/core';
@@ -20,8 +22,22 @@ function readConfig(): AppConfig {
   }
 }
 
+/**
+ * Fails with the listen error (EADDRINUSE, EACCES) when the port cannot be bound. Checked before the app starts, since
+ * starting it starts the worker: an instance that cannot serve must not claim jobs and then exit holding them.
+ */
+async function checkPortFree(port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(port, () => probe.close(() => resolve()));
+  });
+}
+
 async function bootstrap(config: AppConfig, appLogger: LoggerService): Promise<void> {
   const logger = new Logger('Conveyor');
+  await checkPortFree(config.app.port);
   const database = await resolveDatabaseUrl(logger);
   // The logger is built here rather than injected, so nothing needs buffering until the app exists:
   // Nest gets the same instance that already serves the lines logged above.
@@ -31,9 +47,17 @@ async function bootstrap(config: AppConfig, appLogger: LoggerService): Promise<v
   });
   configureHttp(app, { bodyLimitBytes: config.app.bodyLimitBytes });
   installShutdownSignals(app, { drainMs: config.app.shutdownDrainMs, afterClose: () => database.close() });
-  await app.listen(config.app.port);
+  try {
+    await app.listen(config.app.port);
+  } catch (err) {
+    // The port was taken after the check: the worker has started, so hand its jobs back before the process ends.
+    await app.close();
+    await database.close();
+    throw err;
+  }
+  const { port } = app.getHttpServer().address() as AddressInfo;
   logger.log(
-    `Conveyor listening on http://localhost:${config.app.port} (dashboard: /dashboard, API docs: /docs, health: /health/ready, metrics: /metrics)`,
+    `Conveyor listening on http://localhost:${port} (dashboard: /dashboard, API docs: /docs, health: /health/ready, metrics: /metrics)`,
   );
 }
 

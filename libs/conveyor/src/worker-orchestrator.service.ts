@@ -82,11 +82,10 @@ export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplica
     this.health.engineStopping();
     this.poller.stop();
     await this.listener.stop();
-    if (this.options.runWorkers) {
-      await this.pool.stop(this.options.shutdownGraceMs, this.hurried);
-    }
+    const unwritten = this.options.runWorkers ? await this.pool.stop(this.options.shutdownGraceMs, this.hurried) : 0;
     await this.leaseKeeper.stop();
     await this.maintenance.stop();
-    this.logger.log('Worker stopped; every claimed job was finished or handed back');
+    if (unwritten === 0) this.logger.log('Worker stopped; every claimed job was finished or handed back');
+    else this.logger.warn(`Worker stopped; ${unwritten} jobs were left to their leases (their outcomes could not be written)`);
   }
 }

@@ -39,6 +39,16 @@ describe('loadAppConfig: API keys and rate limit', () => {
     expect(error?.message).not.toContain('fine');
   });
 
+  it('refuses a pool timeout that is no bound (0, negative, or beyond 10 minutes)', () => {
+    for (const value of ['0', '-1', '600001']) expect(() => loadAppConfig({ DB_POOL_TIMEOUT_MS: value })).toThrow(/DB_POOL_TIMEOUT_MS/);
+    expect(loadAppConfig({ DB_POOL_TIMEOUT_MS: '500' }).app.poolTimeoutMs).toBe(500);
+  });
+
+  it('reads QUEUE_CONCURRENCY as name:number pairs, refusing a pair with more parts', () => {
+    expect(loadAppConfig({ QUEUE_CONCURRENCY: 'emails:5, pdf:2' }).engine).toMatchObject({ queueConcurrency: { emails: 5, pdf: 2 } });
+    expect(() => loadAppConfig({ QUEUE_CONCURRENCY: 'emails:5:9' })).toThrow(/QUEUE_CONCURRENCY.*"emails:5:9"/);
+  });
+
   it('refuses a negative limit and an empty window', () => {
     expect(() => loadAppConfig({ RATE_LIMIT_MAX: '-1' })).toThrow(/RATE_LIMIT_MAX/);
     expect(() => loadAppConfig({ RATE_LIMIT_WINDOW_MS: '0' })).toThrow(/RATE_LIMIT_WINDOW_MS/);

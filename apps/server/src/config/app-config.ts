@@ -94,8 +94,8 @@ function parse(setting: EnvSetting, raw: string): unknown {
           .map((s) => s.trim())
           .filter(Boolean)
           .map((pair) => {
-            const [k, v] = pair.split(':');
-            if (!k || !v || !/^\d+$/.test(v)) fail(`expected name:number pairs, got "${pair}"`);
+            const [k, v, ...rest] = pair.split(':');
+            if (!k || !v || !/^\d+$/.test(v) || rest.length > 0) fail(`expected name:number pairs, got "${pair}"`);
             return [k, Number(v)];
           }),
       );
@@ -157,6 +157,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const settings = app as unknown as AppSettings;
   if (settings.port < 0 || settings.port > 65535) throw new EnvConfigError('PORT', 'must be between 0 and 65535');
   if (settings.poolSize < 1 || settings.poolSize > 500) throw new EnvConfigError('DB_POOL_SIZE', 'must be between 1 and 500');
+  // 0 would be pg's "wait for ever": a request must get its 503 instead of hanging on a full pool.
+  if (settings.poolTimeoutMs < 1 || settings.poolTimeoutMs > 600_000)
+    throw new EnvConfigError('DB_POOL_TIMEOUT_MS', 'must be between 1 and 600000');
   if (settings.bodyLimitBytes < 1024) throw new EnvConfigError('BODY_LIMIT_BYTES', 'must be at least 1024');
   if (settings.rateLimitWindowMs < 1) throw new EnvConfigError('RATE_LIMIT_WINDOW_MS', 'must be at least 1');
   if (settings.shutdownDrainMs < 0 || settings.shutdownDrainMs > 3_600_000)

@@ -31,6 +31,12 @@ export interface PoolStats {
 }
 
 /**
+ * Longest a stopping pool waits for the last outcomes and hand-backs to be written, after the grace period: a database
+ * that is unreachable then holds up the exit no longer than this (the jobs run again once their leases expire).
+ */
+export const FINAL_WRITES_MS = 5_000;
+
+/**
  * The in-process worker pool.
  *
  * Every claimed job is *held* until its outcome is written: first `buffered` (claimed, waiting for a
@@ -284,7 +290,7 @@ export class WorkerPool {
    * Stops taking work and empties the pool: buffered jobs are handed back now, running ones after
    * the grace period (or as soon as `hurry` resolves), then every outcome is written.
    */
-  async stop(graceMs: number, hurry: Promise<void>): Promise<void> {
+  async stop(graceMs: number, hurry: Promise<void>): Promise<number> {
     this.accepting = false;
     const buffered = this.buffer;
     this.buffer = [];
@@ -298,7 +304,7 @@ export class WorkerPool {
       for (const held of this.held.values()) if (held.state === 'running') held.abort(new WorkerShutdownError());
       await this.whenIdle();
     }
-    await this.completer.drain();
+    return this.completer.drain(FINAL_WRITES_MS);
   }
 
   private whenIdle(): Promise<void> {
