@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServiceProcess, spawnService, startServiceProcess } from '../support/service-process';
+import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 
@@ -86,31 +86,5 @@ describe('termination: readiness down, drain, then close', () => {
     );
     expect(closedAt - signalledAt).toBeGreaterThanOrEqual(DRAIN_MS);
     expect(await service.exited).toBe(0);
-  }, 60_000);
-
-  it('stops start-up on a port in use before the worker claims anything, exiting 1 with the reason', async () => {
-    const env = { DATABASE_URL: process.env.CONVEYOR_TEST_DATABASE_URL!, DATABASE_SCHEMA: schema.schema, OUTBOX_DIR: outbox };
-    // An API-only instance holds the port and takes the jobs the second instance would claim.
-    const holder = await startServiceProcess({ env: { ...env, RUN_WORKERS: 'false' } });
-    try {
-      const ids: string[] = [];
-      for (let i = 0; i < 3; i++) {
-        const res = await fetch(`${holder.baseUrl}/jobs`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ type: 'SEND_EMAIL', payload: { to: 'port@example.test', subject: `waiting ${i}` } }),
-        });
-        ids.push(((await res.json()) as { id: string }).id);
-      }
-      const second = spawnService({ env: { ...env, PORT: new URL(holder.baseUrl).port, POLL_INTERVAL_MS: '50' } });
-      expect(await second.exited).toBe(1);
-      expect(second.output()).toMatch(/EADDRINUSE/);
-      const jobs = await Promise.all(
-        ids.map(async (id) => (await (await fetch(`${holder.baseUrl}/jobs/${id}`)).json()) as { status: string; attempts: number }),
-      );
-      expect(jobs.map((j) => [j.status, j.attempts])).toEqual(ids.map(() => ['PENDING', 0]));
-    } finally {
-      await holder.stop();
-    }
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ConveyorModule } from '@conveyor/core';
+import { ConveyorModule, isConnectionError } from '@conveyor/core';
 import { ConveyorExceptionFilter, ConveyorHttpModule } from '@conveyor/core/http';
 import { AppConfig } from './config/app-config';
 import { APP_SETTINGS } from './config/app-settings.token';
@@ -37,6 +37,8 @@ export class AppModule {
           synchronize: false,
           retryAttempts: 10,
           retryDelay: 1000,
+          // A database that is not reachable yet may be starting; a wrong password or database name will not improve.
+          toRetry: (err: unknown) => isConnectionError(err),
           extra: {
             max: app.poolSize,
             connectionTimeoutMillis: app.poolTimeoutMs,

@@ -39,6 +39,14 @@ describe('loadAppConfig: API keys and rate limit', () => {
     expect(error?.message).not.toContain('fine');
   });
 
+  it('refuses a DATABASE_URL or LISTEN_DATABASE_URL that is no postgres:// URL, without repeating it', () => {
+    expect(() => loadAppConfig({ DATABASE_URL: 'not-a-url' })).toThrow(/DATABASE_URL.*is not a URL/);
+    expect(() => loadAppConfig({ DATABASE_URL: 'mysql://root:secret@db/app' })).toThrow(/DATABASE_URL.*postgres:\/\/ URL, not mysql:/);
+    expect(() => loadAppConfig({ DATABASE_URL: 'mysql://root:secret@db/app' })).not.toThrow(/secret/);
+    expect(() => loadAppConfig({ LISTEN_DATABASE_URL: 'db:5432' })).toThrow(/LISTEN_DATABASE_URL/);
+    expect(loadAppConfig({ DATABASE_URL: 'postgresql://u:p@db:5432/app' }).app.databaseUrl).toBe('postgresql://u:p@db:5432/app');
+  });
+
   it('refuses a pool timeout that is no bound (0, negative, or beyond 10 minutes)', () => {
     for (const value of ['0', '-1', '600001']) expect(() => loadAppConfig({ DB_POOL_TIMEOUT_MS: value })).toThrow(/DB_POOL_TIMEOUT_MS/);
     expect(loadAppConfig({ DB_POOL_TIMEOUT_MS: '500' }).app.poolTimeoutMs).toBe(500);
