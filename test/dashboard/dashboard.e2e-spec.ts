@@ -287,6 +287,30 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     expect(await hash()).toBe('#/jobs?queue=dash-leave&status=SCHEDULED');
   });
 
+  it('an address no view has, or a job id that is none, says so instead of showing the queues', async () => {
+    await open('#/jobs/not-a-uuid');
+    await page.locator('[data-error="400"]', { hasText: 'Could not load this page' }).waitFor();
+    expect(await page.locator('[data-view="queues"]').count()).toBe(0);
+    await page.goto('/dashboard#/nothing-here');
+    await page.locator('[data-error="not-found"]', { hasText: 'No such page' }).waitFor();
+    expect(await page.locator('[data-view="queues"]').count()).toBe(0);
+  });
+
+  it('the job list, without live events, shows that the API went away instead of staying as it was', async () => {
+    await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-gone', delayMs: 3_600_000 });
+    await page.route(
+      (url) => url.pathname.endsWith('/events'),
+      (route) => route.abort(),
+    );
+    await open('#/jobs?queue=dash-gone');
+    await page.locator('[data-view="jobs"] tbody tr').first().waitFor();
+    await page.route(
+      (url) => url.pathname.endsWith('/jobs'),
+      (route) => route.abort(),
+    );
+    await page.locator('.error-card', { hasText: 'Could not load this page' }).waitFor({ timeout: 15_000 });
+  });
+
   it('the API docs page renders the Swagger UI from the OpenAPI document, with no error and no CSP refusal', async () => {
     const failed: string[] = [];
     page.on('response', (res) => {

@@ -1,8 +1,9 @@
 // The dashboard's shell: a hash router (#/queues, #/jobs?…, #/jobs/<id>, #/schedules, #/instances), the API key
 // form, notices, and the actions every view shares. Views render from the REST API only; nothing here is privileged.
 // Each route of jobs and queues follows the live events that concern it (live.js) and is drawn again soon after one
-// arrives; the queues page also refreshes on a timer (its charts count by the minute), and so do the job page while
-// live events are unavailable and the schedules and instances pages, which no job event describes.
+// arrives; the queues page also refreshes on a timer (its charts count by the minute), and so do the job page and the
+// job list while live events are unavailable and the schedules and instances pages, which no job event describes. An
+// address no view has says so.
 
 import { keyAccess } from './access.js';
 import { api, apiKey, explain, query, setApiKey } from './api.js';
@@ -16,8 +17,8 @@ import { renderSchedules } from './schedules-view.js';
 import { setTimeZoneMode, timeZoneMode, zoneLabel } from './time.js';
 
 const REFRESH_MS = 5000;
-/** At most one redraw per this long while live events keep coming. */
-const LIVE_REDRAW_MS = 300;
+/** How long a redraw waits (redrawSoon): at most one per this long while live events keep coming. */
+const REDRAW_DELAY_MS = 300;
 const view = document.getElementById('view');
 const notice = document.getElementById('notice');
 let renderSeq = 0;
@@ -27,7 +28,7 @@ let refreshTimer;
 let noticeTimer;
 let live = null;
 let liveConnected = false;
-let liveRedraw = null;
+let pendingRedraw = null;
 
 /** A message at the bottom of the page: 'good', 'warn' (done in part) or 'bad'. */
 function showNotice(text, tone = 'good') {
@@ -69,11 +70,38 @@ function addressed() {
   return location.hash.replace(/^#/, '') || '/queues';
 }
 
+/** `text` with its %-escapes decoded; as it is when they are malformed. */
+function decodedOrAsIs(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** An address no view has: the page says so, rather than showing another view in its place. */
+function renderNotFound(root, address) {
+  root.replaceChildren(
+    h(
+      'div',
+      { class: 'card error-card', 'data-error': 'not-found' },
+      h('h2', {}, 'No such page'),
+      h('p', {}, `Nothing is at #${address}. `, h('a', { href: '#/queues' }, 'Go to the queues')),
+    ),
+  );
+  return false;
+}
+
 function route(address) {
   const [path, search = ''] = address.split('?');
   const params = new URLSearchParams(search);
-  const job = /^\/jobs\/([0-9a-fA-F-]{36})$/.exec(path);
-  if (job) return { name: 'job', draw: (root) => renderJob(root, ctx, job[1]), refresh: true, live: `/jobs/${job[1]}/events` };
+  const job = /^\/jobs\/([^/]+)$/.exec(path);
+  if (job) {
+    // Any id is asked of the API, which says what is wrong with one that is not a job's (a 400 or a 404).
+    const id = decodedOrAsIs(job[1]);
+    const live = /^[0-9a-fA-F-]{36}$/.test(id) ? `/jobs/${id}/events` : undefined;
+    return { name: 'job', draw: (root) => renderJob(root, ctx, id), refresh: true, live };
+  }
   if (path === '/jobs') {
     // Not by status: a job leaving the listed status must still redraw the list.
     const live = `/events${query({ queue: params.get('queue'), type: params.get('type') })}`;
@@ -81,7 +109,27 @@ function route(address) {
   }
   if (path === '/schedules') return { name: 'schedules', draw: (root) => renderSchedules(root, ctx), refresh: true };
   if (path === '/instances') return { name: 'instances', draw: (root) => renderInstances(root), refresh: true };
-  return { name: 'queues', draw: (root) => renderQueues(root, ctx), refresh: true, live: '/events' };
+  if (path === '/queues') return { name: 'queues', draw: (root) => renderQueues(root, ctx), refresh: true, live: '/events' };
+  return { name: 'not-found', draw: (root) => renderNotFound(root, address), refresh: false };
+}
+
+/**
+ * Draws the view again shortly, once: after a live event, on the refresh timer, or when the live stream drops. Not while
+ * another address is being drawn: that draw reads fresh answers anyway, and starting it again at every event would
+ * keep a slow one from ever landing. Not under the user's fingers either: a redraw would throw away what they are
+ * typing in a filter, or the jobs they have chosen for an action; it waits until they are done.
+ */
+function redrawSoon() {
+  pendingRedraw ??= setTimeout(function redraw() {
+    const typing = view.contains(document.activeElement) && document.activeElement.matches('input, select, textarea');
+    const choosing = view.querySelector('input[data-select]:checked') !== null;
+    if (addressed() !== shownAddress || typing || choosing) {
+      pendingRedraw = setTimeout(redraw, REDRAW_DELAY_MS);
+      return;
+    }
+    pendingRedraw = null;
+    render();
+  }, REDRAW_DELAY_MS);
 }
 
 /**
@@ -100,23 +148,12 @@ function followRoute(r) {
     return;
   }
   const stream = followLive(r.live, {
-    onEvent: () => {
-      liveRedraw ??= setTimeout(function redraw() {
-        // Not while another address is being drawn: that draw reads fresh answers anyway, and starting it again at
-        // every event would keep a slow one from ever landing. Not under the user's fingers either: a redraw would
-        // throw away what they are typing in a filter, or the jobs they have chosen for an action.
-        const typing = view.contains(document.activeElement) && document.activeElement.matches('input, select, textarea');
-        const choosing = view.querySelector('input[data-select]:checked') !== null;
-        if (addressed() !== shownAddress || typing || choosing) {
-          liveRedraw = setTimeout(redraw, LIVE_REDRAW_MS);
-          return;
-        }
-        liveRedraw = null;
-        render();
-      }, LIVE_REDRAW_MS);
-    },
+    onEvent: redrawSoon,
     onState: (connected) => {
       if (live !== handle) return;
+      // A stream that drops leaves the view unfollowed: draw it now (which shows an API that is gone) and, until the
+      // stream is back, on the refresh timer.
+      if (liveConnected && !connected) redrawSoon();
       liveConnected = connected;
       const state = document.getElementById('live-state');
       state.hidden = !connected;
@@ -185,10 +222,12 @@ async function render() {
   for (const a of document.querySelectorAll('[data-nav]'))
     a.classList.toggle('active', a.dataset.nav === (r.name === 'job' ? 'jobs' : r.name));
   const next = h('div', { class: 'view-inner', 'data-view': r.name });
-  let again = r.refresh;
+  // A view that follows live events and has no timer of its own (the job list) is polled while the stream is down.
+  const polled = r.refresh || (r.live !== undefined && !liveConnected);
+  let again = polled;
   try {
     // A view may say there is nothing left to follow (a finished job), so what the user opened stays open.
-    again = (await r.draw(next)) !== false && r.refresh;
+    again = (await r.draw(next)) !== false && polled;
   } catch (err) {
     next.replaceChildren(
       h(
@@ -205,7 +244,7 @@ async function render() {
   markLeaving(false);
   document.body.dataset.view = r.name;
   // A job page that follows its live events needs no timer.
-  if (again && !(r.name === 'job' && liveConnected)) refreshTimer = setTimeout(render, REFRESH_MS);
+  if (again && !(r.name === 'job' && liveConnected)) refreshTimer = setTimeout(redrawSoon, REFRESH_MS);
 }
 
 function keyForm() {
