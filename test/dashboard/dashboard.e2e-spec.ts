@@ -296,6 +296,22 @@ describe.each(['express', 'fastify'] as const)('Dashboard on %s (headless Chromi
     expect(await page.locator('[data-view="queues"]').count()).toBe(0);
   });
 
+  it('a redraw keeps the keyboard focus on the same control, and is not read out as a whole', async () => {
+    const first = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-focus', delayMs: 3_600_000 });
+    await open('#/jobs?queue=dash-focus');
+    await page.focus(`[data-job="${first.id}"] [data-action="cancel"]`);
+    const focused = () =>
+      page.evaluate(
+        "(document.activeElement.closest('[data-job]')?.dataset.job ?? '') + ' ' + (document.activeElement.dataset.action ?? '')",
+      );
+    expect(await focused()).toBe(`${first.id} cancel`);
+    // A job submitted now reaches the list as a live event: the list is drawn again with both rows.
+    const second = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-focus', delayMs: 3_600_000 });
+    await page.locator(`[data-job="${second.id}"]`).waitFor();
+    expect(await focused()).toBe(`${first.id} cancel`);
+    expect(await page.getAttribute('#view', 'aria-live')).toBeNull();
+  });
+
   it('the job list, without live events, shows that the API went away instead of staying as it was', async () => {
     await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-gone', delayMs: 3_600_000 });
     await page.route(

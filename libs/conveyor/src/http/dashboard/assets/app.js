@@ -205,6 +205,25 @@ function markLeaving(leaving) {
 }
 
 /**
+ * What identifies a control across redraws of one view: its kind, its action, link or field name, and the job, queue
+ * or schedule of the row it sits in (its label only when nothing else names it: a row's text changes with its job).
+ */
+function controlKey(el) {
+  const row = el.closest('[data-job], [data-queue], [data-schedule]');
+  const named = el.getAttribute('data-action') ?? el.getAttribute('href') ?? el.getAttribute('name');
+  const owner = row ? (row.dataset.job ?? row.dataset.queue ?? row.dataset.schedule) : '';
+  return [el.tagName, named ?? (el === row ? '' : el.textContent.trim()), owner].join('|');
+}
+
+/** Puts the keyboard focus back on the control of the new view that stands where `key`'s did, if there is one. */
+function refocus(key) {
+  const controls = view.querySelectorAll('a[href], button, input, select, textarea, [tabindex]');
+  for (const el of controls) {
+    if (controlKey(el) === key) return el.focus({ preventScroll: true });
+  }
+}
+
+/**
  * Draws the current route off-screen, then swaps it in, so a slow answer never shows half a page. Until the swap,
  * the view of another address is marked as leaving; a redraw of the same address leaves the view as it is.
  */
@@ -239,7 +258,10 @@ async function render() {
     );
   }
   if (seq !== renderSeq) return;
+  // A redraw of the same view keeps the keyboard where it was; the swap would drop it to the page's start.
+  const focused = address === shownAddress && view.contains(document.activeElement) ? controlKey(document.activeElement) : null;
   view.replaceChildren(next);
+  if (focused) refocus(focused);
   shownAddress = address;
   markLeaving(false);
   document.body.dataset.view = r.name;
