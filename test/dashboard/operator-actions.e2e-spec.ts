@@ -159,6 +159,24 @@ describe.each(['express', 'fastify'] as const)('Dashboard operator actions on %s
     expect(await t.invocations(job.id)).toBe(1);
   });
 
+  it('Cancel of chosen jobs warns when some of them run, as the single Cancel does', async () => {
+    controls.hold('dash-bulk-running');
+    const running = await submit({ type: 'TEST_CONTROLLED', payload: { name: 'dash-bulk-running' }, queue: 'dash-bulk-running' });
+    const waiting = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'dash-bulk-running', runAt: inAnHour() });
+    await reach(running.id, JobStatus.RUNNING);
+    await open('#/jobs?queue=dash-bulk-running');
+    await row(waiting.id).waitFor();
+    await page.check('input[data-select-all]');
+    const asked: string[] = [];
+    page.on('dialog', (dialog) => void asked.push(dialog.message()));
+    await page.click('#bulk-bar button[data-bulk="cancel"]');
+    await page.locator('#notice', { hasText: '2 jobs cancelled.' }).waitFor();
+    expect(asked).toEqual(['Cancel 2 jobs? 1 of them is running: the handler is told to stop and the outcome is not stored.']);
+    await reach(running.id, JobStatus.CANCELLED);
+    controls.release('dash-bulk-running');
+    expect(await t.row(running.id)).toMatchObject({ status: 'CANCELLED', result: null });
+  });
+
   it('"Cancel" on a running job: it ends CANCELLED and its result is not stored', async () => {
     controls.hold('dash-cancel-running');
     const job = await submit({ type: 'TEST_CONTROLLED', payload: { name: 'dash-cancel-running' } });

@@ -14,6 +14,18 @@ const ACTIONS = [
   { action: 'delete', label: 'Delete', tone: 'btn-danger', done: 'deleted', ask: 'Delete' },
 ];
 
+/**
+ * What the confirmation asks before a bulk action on `jobs`: cancelling running jobs says what the single Cancel of a
+ * running job says, since their handlers are stopped and their outcomes thrown away.
+ */
+export function bulkQuestion(a, jobs) {
+  const question = `${a.ask} ${jobs.length} job${jobs.length === 1 ? '' : 's'}?`;
+  const running = jobs.filter((j) => j.status === 'RUNNING').length;
+  if (a.action !== 'cancel' || running === 0) return question;
+  const which = running === 1 ? (jobs.length === 1 ? 'It is' : '1 of them is') : `${running} of them are`;
+  return `${question} ${which} running: the handler${running === 1 ? ' is' : 's are'} told to stop and the outcome${running === 1 ? ' is' : 's are'} not stored.`;
+}
+
 /** One sentence about a bulk answer: how many were done, and the first reasons for refusals. */
 export function bulkSummary(results, done) {
   const ok = results.filter((r) => r.ok).length;
@@ -60,7 +72,15 @@ export function jobSelection(jobs, ctx) {
 
   async function run(a) {
     const ids = [...chosen];
-    if (!window.confirm(`${a.ask} ${ids.length} job${ids.length === 1 ? '' : 's'}?`)) return;
+    if (
+      !window.confirm(
+        bulkQuestion(
+          a,
+          jobs.filter((j) => chosen.has(j.id)),
+        ),
+      )
+    )
+      return;
     const results = [];
     try {
       for (let i = 0; i < ids.length; i += MAX_PER_REQUEST) {
