@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Controller, Get, Module, NotFoundException } from '@nestjs/common';
+import { Controller, Get, Module, NotFoundException, Post, UseFilters } from '@nestjs/common';
+import { JobsService } from '@conveyor/core';
+import { ConveyorExceptionFilter } from '@conveyor/core/http';
 import { createRestTestApp, RestTestApp } from '../http/support/rest-test-app';
 
 const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
@@ -24,7 +26,24 @@ class ShopController {
   }
 }
 
-@Module({ controllers: [ShopController] })
+/** The host's routes that enqueue: one as the package README shows, with Conveyor's filter, one without. */
+@Controller('orders')
+class OrdersController {
+  constructor(private readonly jobs: JobsService) {}
+
+  @Post('filtered')
+  @UseFilters(ConveyorExceptionFilter)
+  async filtered(): Promise<void> {
+    await this.jobs.enqueue('NO_SUCH_JOB', {});
+  }
+
+  @Post('plain')
+  async plain(): Promise<void> {
+    await this.jobs.enqueue('NO_SUCH_JOB', {});
+  }
+}
+
+@Module({ controllers: [ShopController, OrdersController] })
 class ShopModule {}
 
 /**
@@ -61,6 +80,12 @@ describe("a host app's own routes next to Conveyor's", () => {
       error: 'Not Found',
       message: 'Cannot GET /shop/nowhere',
     });
+  });
+
+  it("a refused enqueue in the host's route is a 400 naming the field with Conveyor's filter, a 500 without", async () => {
+    const refused = await t.api().post('/orders/filtered').expect(400);
+    expect(refused.body).toMatchObject({ statusCode: 400, error: 'Bad Request', details: [{ field: 'type' }] });
+    await t.api().post('/orders/plain').expect(500);
   });
 
   it("Conveyor's routes still need a key, answer in Conveyor's shape and are limited", async () => {
