@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { JobHandler, JobHandlerDefinitionError, JobHandlerHost } from '@conveyor/core';
+import { JobHandler, JobHandlerDefinitionError, JobHandlerHost, JobHandlerOptionsError } from '@conveyor/core';
 import { HandlerRegistry } from '@conveyor/core/handlers/handler-registry.service';
 import { createTestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
@@ -27,6 +27,13 @@ class SecondGreetHandler extends JobHandlerHost {
 @Injectable()
 @JobHandler('NO_HANDLE')
 class NoHandleHandler {}
+
+@JobHandler('IDLE', { concurrency: 0 })
+class NeverRunsHandler extends JobHandlerHost {
+  handle(): string {
+    return 'never';
+  }
+}
 
 describe('handler discovery', () => {
   let schema: TestSchema;
@@ -68,6 +75,18 @@ describe('handler discovery', () => {
   it('fails start-up when a decorated class has no handle method', async () => {
     await expect(createTestApp({ schema: schema.schema, providers: [NoHandleHandler], engine: { runWorkers: false } })).rejects.toThrow(
       /NoHandleHandler is decorated with @JobHandler\('NO_HANDLE'\) but has no handle\(job, context\) method/,
+    );
+  });
+
+  it('fails start-up when an option is out of range, naming it, rather than leaving its jobs waiting for good', async () => {
+    const refused = await createTestApp({ schema: schema.schema, providers: [NeverRunsHandler], engine: { runWorkers: false } }).then(
+      (t) => t.close().then(() => null),
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(JobHandlerOptionsError);
+    expect(refused).toHaveProperty(
+      'message',
+      `Invalid job handler option "@JobHandler('IDLE').concurrency": must be an integer between 1 and 10000, got 0`,
     );
   });
 });

@@ -8,7 +8,7 @@ import type { ClaimedJobDto, JobErrorEntryDto, JobLeaseDto, JobOutcomeDto, Submi
 import type { JobDto } from '@conveyor/core/http/dto/job.dto';
 import type { JobView } from '@conveyor/core/http/controllers/job-view';
 import type { ExternalLease, ExternalOutcome } from '@conveyor/core/consumer/external-workers/external-outcome.interface';
-import type { SubmitJobEnvelope } from '@conveyor/core/submission/submit-job-envelope';
+import type { SubmitJobEnvelope } from '@conveyor/core/submission/envelope/submit-job-envelope';
 import type { Equal, Expect } from './type-equality';
 
 /** A job as its claim hands it out: the lease it holds is set. */

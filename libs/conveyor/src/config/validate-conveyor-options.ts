@@ -4,8 +4,8 @@ import { CronScheduleError } from '../errors/cron-schedule.error';
 import { CLAIM_STRATEGY_NAMES } from './claim-strategy-name';
 import { conveyorDefaults } from './conveyor-defaults';
 import { POOLER_MODES } from './pooler-mode';
-import { BackoffOptions } from './backoff-options.interface';
 import { ConveyorOptions } from './conveyor-options.interface';
+import { checkBackoff, checkConcurrency, checkMaxAttempts, checkTimeoutMs, definedFields, integer, readBackoff } from './option-rules';
 
 /** What a caller may pass: any subset, with backoff partial too. */
 export type ConveyorOptionsInput = Partial<Omit<ConveyorOptions, 'backoff'>> & {
@@ -47,11 +47,6 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(
   } satisfies Record<keyof ConveyorOptions, true>),
 );
 
-/** Every field of `backoff`, checked the same way. */
-const BACKOFF_NAMES: ReadonlySet<string> = new Set(
-  Object.keys({ baseMs: true, factor: true, maxMs: true, jitter: true } satisfies Record<keyof BackoffOptions, true>),
-);
-
 /**
  * Refuses a key that is no option, which would otherwise be ignored: TypeScript catches a misspelt option in
  * `forRoot({...})`, not in the object a `forRootAsync` factory returns, nor in options built at run time.
@@ -65,26 +60,6 @@ function mustBeKnownKeys(input: object): void {
     }
     throw new ConveyorConfigError(key, 'is not an option of ConveyorModule');
   }
-  const backoff = (input as { backoff?: unknown }).backoff;
-  if (backoff === undefined) return;
-  if (backoff === null || typeof backoff !== 'object' || Array.isArray(backoff)) {
-    throw new ConveyorConfigError('backoff', 'must be an object such as { baseMs: 1000, factor: 2 }');
-  }
-  for (const key of Object.keys(backoff)) {
-    if (!BACKOFF_NAMES.has(key))
-      throw new ConveyorConfigError(`backoff.${key}`, 'is not a field of backoff (baseMs, factor, maxMs, jitter)');
-  }
-}
-
-/** The fields given a value: one set to undefined takes its default, as one left out does. */
-function definedFields(input: object): object {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-}
-
-function integer(field: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new ConveyorConfigError(field, `must be an integer between ${min} and ${max}, got ${String(value)}`);
-  }
 }
 
 /**
@@ -97,7 +72,7 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   const o: ConveyorOptions = {
     ...defaults,
     ...definedFields(input),
-    backoff: { ...defaults.backoff, ...definedFields(input.backoff ?? {}) },
+    backoff: readBackoff(input.backoff, defaults.backoff, 'backoff'),
   } as ConveyorOptions;
 
   if (!CLAIM_STRATEGY_NAMES.includes(o.claimStrategy)) {
@@ -112,8 +87,8 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   if (o.listenUrl !== undefined && (typeof o.listenUrl !== 'string' || !/^postgres(ql)?:\/\/./.test(o.listenUrl))) {
     throw new ConveyorConfigError('listenUrl', 'must be a postgres:// or postgresql:// connection URL');
   }
-  integer('concurrency', o.concurrency, 1, 10_000);
-  for (const [queue, limit] of Object.entries(o.queueConcurrency)) integer(`queueConcurrency.${queue}`, limit, 1, 10_000);
+  checkConcurrency('concurrency', o.concurrency);
+  for (const [queue, limit] of Object.entries(o.queueConcurrency)) checkConcurrency(`queueConcurrency.${queue}`, limit);
   integer('claimBatchSize', o.claimBatchSize, 1, 10_000);
   if (o.prefetch !== 'auto') integer('prefetch', o.prefetch, 0, 10_000);
   integer('pollIntervalMs', o.pollIntervalMs, 10, 3_600_000);
@@ -128,16 +103,9 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   integer('livenessClaimStallMs', o.livenessClaimStallMs, 0, 86_400_000);
   integer('completionBatchSize', o.completionBatchSize, 1, 10_000);
   integer('completionFlushMs', o.completionFlushMs, 0, 10_000);
-  integer('defaultMaxAttempts', o.defaultMaxAttempts, 1, 1000);
-  integer('defaultTimeoutMs', o.defaultTimeoutMs, 1, 86_400_000);
-  integer('backoff.baseMs', o.backoff.baseMs, 0, 86_400_000);
-  integer('backoff.maxMs', o.backoff.maxMs, 0, 30 * 86_400_000);
-  if (typeof o.backoff.factor !== 'number' || !(o.backoff.factor >= 1) || o.backoff.factor > 100) {
-    throw new ConveyorConfigError('backoff.factor', 'must be a number between 1 and 100');
-  }
-  if (typeof o.backoff.jitter !== 'number' || !(o.backoff.jitter >= 0 && o.backoff.jitter <= 1)) {
-    throw new ConveyorConfigError('backoff.jitter', 'must be a number between 0 and 1');
-  }
+  checkMaxAttempts('defaultMaxAttempts', o.defaultMaxAttempts);
+  checkTimeoutMs('defaultTimeoutMs', o.defaultTimeoutMs);
+  checkBackoff(o.backoff, 'backoff');
   integer('maxSnoozes', o.maxSnoozes, 0, 1_000_000);
   integer('retentionCompletedMs', o.retentionCompletedMs, 0, Number.MAX_SAFE_INTEGER);
   integer('retentionBatchSize', o.retentionBatchSize, 1, 100_000);

@@ -84,4 +84,18 @@ describe('AttemptDeadlines', () => {
     await second.expired;
     expect(second.expiredAt!).toBeGreaterThanOrEqual(second.deadline - 1);
   });
+
+  it('arms its timer within what a Node timer can wait for a deadline further off, so the timer does not fire at once', () => {
+    const setTimeoutSpy = jest.spyOn(global, 'setTimeout');
+    const deadlines = new AttemptDeadlines();
+    const far = entry(30 * 86_400_000);
+    try {
+      deadlines.add(far);
+      const delay = setTimeoutSpy.mock.calls.at(-1)![1]!;
+      expect(delay).toBe(2 ** 31 - 1);
+    } finally {
+      deadlines.remove(far);
+      setTimeoutSpy.mockRestore();
+    }
+  });
 });

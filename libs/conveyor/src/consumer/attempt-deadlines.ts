@@ -5,6 +5,9 @@ export interface Expiring {
   expire(): void;
 }
 
+/** The longest a Node timer waits: a longer delay is not waited at all, the timer fires after 1 ms. */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
 /**
  * One timer for the deadlines of every running attempt, instead of a `setTimeout` per attempt.
  *
@@ -43,7 +46,8 @@ export class AttemptDeadlines<T extends Expiring> {
   private arm(at: number): void {
     if (this.timer) clearTimeout(this.timer);
     this.armedFor = at;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, at - performance.now()));
+    // A deadline further off than a timer can wait is reached in steps: firing early expires nothing and re-arms.
+    this.timer = setTimeout(() => this.fire(), Math.min(MAX_TIMER_DELAY_MS, Math.max(0, at - performance.now())));
   }
 
   private fire(): void {

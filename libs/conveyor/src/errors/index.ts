@@ -2,6 +2,7 @@ export * from './cancel-job.error';
 export * from './conveyor-config.error';
 export * from './job-cancelled.error';
 export * from './job-handler-definition.error';
+export * from './job-handler-options.error';
 export * from './job-request.errors';
 export * from './job-timeout.error';
 export * from './permanent-job.error';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { validateSync } from 'class-validator';
 import { isPlainlyValidEnvelope } from './envelope-fast-path';
-import { SubmitJobEnvelope } from './submit-job-envelope';
+import { SubmitJobEnvelope } from './envelope/submit-job-envelope';
 
 /** Values near and across every bound the DTO checks, plus odd types. */
 const anyValue = fc.oneof(

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidationError } from 'class-validator';
+import { validateSync } from 'class-validator';
 import { createHash } from 'node:crypto';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { MESSAGES } from '../errors/conveyor.messages';
@@ -12,12 +12,12 @@ import { canonicalJson } from './canonical-json';
 import { isPlainlyValidEnvelope } from './envelope-fast-path';
 import { newJobId } from '../job/job-id';
 import { findUnstorableJson } from '../job/json-safety';
-import { SubmitJobEnvelope } from './submit-job-envelope';
+import { SubmitJobEnvelope } from './envelope/submit-job-envelope';
+import { envelopeProblems, flattenValidationErrors } from './envelope/envelope-problems';
 import { isRunAtText, RUN_AT_PROBLEM } from './run-at-text';
 
 const ENVELOPE_KEYS = ['type', 'payload', 'queue', 'priority', 'runAt', 'delayMs', 'maxAttempts', 'idempotencyKey', 'uniqueKey'];
 const ENVELOPE_KEY_SET = new Set(ENVELOPE_KEYS);
-const ENVELOPE_STRINGS = ['type', 'queue', 'runAt', 'idempotencyKey', 'uniqueKey'] as const;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
@@ -80,10 +80,7 @@ export class JobRequestValidator {
     const dto = new SubmitJobEnvelope();
     for (const k of ENVELOPE_KEYS)
       if (Object.prototype.hasOwnProperty.call(raw, k)) (dto as unknown as Record<string, unknown>)[k] = raw[k];
-    if (!isPlainlyValidEnvelope(dto as unknown as Record<string, unknown>)) {
-      problems.push(...flatten(validateSync(dto), path));
-      problems.push(...unstorableStrings(dto, path));
-    }
+    if (!isPlainlyValidEnvelope(dto as unknown as Record<string, unknown>)) problems.push(...envelopeProblems(dto, path));
     // IsISO8601 also passes week dates, ordinal dates and basic format (2030-W05-3, 2030-010, 20300101T00Z),
     // which Date either cannot read (an Invalid Date, then a 500) or misreads (2030-010 as 1 October).
     if (typeof dto.runAt === 'string' && !problems.some((p) => p.field === `${path}runAt`) && !isRunAtText(dto.runAt)) {
@@ -118,7 +115,7 @@ export class JobRequestValidator {
     const dangerous = findKey(payload, FORBIDDEN_KEYS, field);
     if (dangerous) return [{ field: dangerous, problems: ['is not allowed'] }];
     const instance = plainToInstance(cls, payload) as object;
-    return flatten(validateSync(instance, { whitelist: true, forbidNonWhitelisted: true }), `${field}.`);
+    return flattenValidationErrors(validateSync(instance, { whitelist: true, forbidNonWhitelisted: true }), `${field}.`);
   }
 }
 
@@ -131,25 +128,6 @@ function isPlainRecord(value: object): boolean {
 function hasOnlyEnvelopeKeys(raw: Record<string, unknown>): boolean {
   for (const k in raw) if (!ENVELOPE_KEY_SET.has(k)) return false;
   return true;
-}
-
-/** Envelope strings go to PostgreSQL too, so they must be storable text: no NUL, no lone surrogate. */
-function unstorableStrings(dto: SubmitJobEnvelope, path: string): FieldProblem[] {
-  return ENVELOPE_STRINGS.flatMap((k) => {
-    const bad = typeof dto[k] === 'string' ? findUnstorableJson(dto[k], `${path}${k}`) : null;
-    return bad ? [{ field: bad.field, problems: [bad.problem] }] : [];
-  });
-}
-
-/** Turns class-validator's tree into `field: problems`, with dotted paths. */
-function flatten(errors: ValidationError[], prefix: string): FieldProblem[] {
-  const out: FieldProblem[] = [];
-  for (const e of errors) {
-    const field = `${prefix}${e.property}`;
-    if (e.constraints) out.push({ field, problems: Object.values(e.constraints) });
-    if (e.children?.length) out.push(...flatten(e.children, `${field}.`));
-  }
-  return out;
 }
 
 function findKey(value: unknown, keys: Set<string>, path: string): string | null {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { SubmitJobEnvelope } from '../../submission/submit-job-envelope';
+import { SubmitJobEnvelope } from '../../submission/envelope/submit-job-envelope';
 
 /**
  * Body of `POST /jobs` (and each item of `POST /jobs/batch`), for the OpenAPI document. The rules live in the
