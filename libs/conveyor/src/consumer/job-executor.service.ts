@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { JobContext } from '../handlers/job-context.interface';
+import { JobHandlerHost } from '../handlers/job-handler.host';
 import { FinishRow } from '../storage/statements/finish-row';
 import { JobCancelledError } from '../errors/job-cancelled.error';
 import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
@@ -78,19 +79,34 @@ export class JobExecutor {
     this.deadlines.add(held);
     held.onAbort(fail);
     // The handler starts in a microtask, as an `await` would: the caller's bookkeeping is done by then,
-    // and a handler that throws synchronously fails its attempt like one that rejects.
+    // and a handler that throws synchronously fails its attempt like one that rejects. A request-scoped handler is
+    // resolved first, within the attempt's timeout; a failure to resolve it fails the attempt.
     queueMicrotask(() => {
       if (settled) return;
-      let returned: unknown;
-      try {
-        returned = handler.instance.handle(job, new AttemptContext(held, job.attempts, this.options.workerId, reports));
-      } catch (err) {
-        fail(err);
-        return;
-      }
-      if (isThenable(returned)) returned.then((result) => settle(true, result), fail);
-      else settle(true, returned);
+      if (handler.instance) this.run(handler.instance, held, reports, settle, fail);
+      else
+        handler.resolve!(job).then((instance) => {
+          if (!settled) this.run(instance, held, reports, settle, fail);
+        }, fail);
     });
+  }
+
+  private run(
+    instance: JobHandlerHost,
+    held: HeldJob,
+    reports: AttemptReports,
+    settle: (ok: boolean, value: unknown) => void,
+    fail: (err: unknown) => void,
+  ): void {
+    let returned: unknown;
+    try {
+      returned = instance.handle(held.job, new AttemptContext(held, held.job.attempts, this.options.workerId, reports));
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    if (isThenable(returned)) returned.then((result) => settle(true, result), fail);
+    else settle(true, returned);
   }
 
   private failed(held: HeldJob, err: unknown): FinishRow | null {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
+import { ContextIdFactory, DiscoveryService, ModuleRef } from '@nestjs/core';
+import { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
@@ -7,6 +8,7 @@ import { CronScheduleDefinition, CronScheduleOptions } from '../config/cron-sche
 import { validateCronSchedule } from '../config/validate-cron-schedule';
 import { CronScheduleError } from '../errors/cron-schedule.error';
 import { JobHandlerDefinitionError } from '../errors/job-handler-definition.error';
+import { Job } from '../job/job';
 import { JobHandlerDiscovery } from './job-handler.decorator';
 import { JobHandlerHost } from './job-handler.host';
 import { jobHandlerSettings } from './job-handler-settings';
@@ -15,6 +17,10 @@ import { HandlerRegistry } from './handler-registry.service';
 /**
  * Finds every provider decorated with @JobHandler at module init and registers it, with the engine
  * defaults applied. A wrong class fails start-up here, with a named error, rather than at first use.
+ *
+ * A handler that is request-scoped (its class, or a provider it depends on) or transient has no instance to register:
+ * Nest only makes one per DI context, or per consumer. As @nestjs/bullmq does for a processor, each attempt then
+ * resolves its own instance in a new context, whose request (what `@Inject(REQUEST)` gives) is the job.
  */
 @Injectable()
 export class HandlerExplorer implements OnModuleInit {
@@ -35,9 +41,11 @@ export class HandlerExplorer implements OnModuleInit {
       if (!instance || typeof instance.handle !== 'function') {
         throw new JobHandlerDefinitionError(MESSAGES.handlerWithoutHandle(className, meta.type));
       }
+      const perAttempt = !wrapper.isDependencyTreeStatic() || wrapper.isTransient;
       this.registry.register({
         type: meta.type,
-        instance,
+        instance: perAttempt ? null : instance,
+        resolve: perAttempt ? attemptInstances(wrapper) : null,
         className,
         ...jobHandlerSettings(meta, this.options),
         schedules: handlerSchedules(meta.type, meta.schedules),
@@ -45,6 +53,16 @@ export class HandlerExplorer implements OnModuleInit {
     }
     this.logger.log(`Registered job handlers: ${this.registry.types().join(', ') || '(none)'}`);
   }
+}
+
+/** Makes a request-scoped handler's instance for one attempt, in its own module (its token may be another's elsewhere). */
+function attemptInstances(wrapper: InstanceWrapper): (job: Job) => Promise<JobHandlerHost> {
+  const moduleRef = wrapper.host!.providers.get(ModuleRef)!.instance as ModuleRef;
+  return (job) => {
+    const contextId = ContextIdFactory.create();
+    moduleRef.registerRequestByContextId(job, contextId);
+    return moduleRef.resolve<unknown, JobHandlerHost>(wrapper.token, contextId, { strict: true });
+  };
 }
 
 /** A handler's schedules with their syntax checked; a lone schedule is named after the type. */
