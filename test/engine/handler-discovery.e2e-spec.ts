@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { JobHandler, JobHandlerDefinitionError, JobHandlerHost, JobHandlerOptionsError } from '@conveyor/core';
+import { drainQueue } from '@conveyor/core/testing';
 import { HandlerRegistry } from '@conveyor/core/handlers/handler-registry.service';
 import { createTestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
@@ -27,6 +28,26 @@ class SecondGreetHandler extends JobHandlerHost {
 @Injectable()
 @JobHandler('NO_HANDLE')
 class NoHandleHandler {}
+
+/** Provided by a factory, so its provider's metatype is the factory, not this class. */
+@JobHandler('MADE_BY_FACTORY', { queue: 'made' })
+class FactoryMadeHandler extends JobHandlerHost {
+  constructor(private readonly greeting: string) {
+    super();
+  }
+
+  handle(): string {
+    return this.greeting;
+  }
+}
+
+/** Provided as a value: its provider has no metatype at all. */
+@JobHandler('GIVEN_AS_VALUE')
+class GivenHandler extends JobHandlerHost {
+  handle(): string {
+    return 'given';
+  }
+}
 
 @JobHandler('IDLE', { concurrency: 0 })
 class NeverRunsHandler extends JobHandlerHost {
@@ -58,6 +79,34 @@ describe('handler discovery', () => {
       expect(h.backoff).toEqual({ baseMs: 10, factor: 2, maxMs: 3_600_000, jitter: 0.5 });
       const job = await t.jobs.enqueue('GREET', { name: 'Ada' });
       expect(job).toMatchObject({ queue: 'greetings', maxAttempts: 7 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('registers handlers provided by a factory or as a value, once each whatever other tokens name them, and runs their jobs', async () => {
+    const given = new GivenHandler();
+    const t = await createTestApp({
+      schema: schema.schema,
+      http: false,
+      providers: [
+        { provide: 'FACTORY_HANDLER', useFactory: () => new FactoryMadeHandler('made') },
+        { provide: 'VALUE_HANDLER', useValue: given },
+        { provide: 'ALIAS_OF_VALUE', useExisting: 'VALUE_HANDLER' },
+        { provide: 'FACTORY_OF_SAME_VALUE', useFactory: (h: GivenHandler) => h, inject: ['VALUE_HANDLER'] },
+      ],
+    });
+    try {
+      const registry = t.app.get(HandlerRegistry);
+      expect(registry.get('MADE_BY_FACTORY')).toMatchObject({ className: 'FactoryMadeHandler', queue: 'made' });
+      expect(registry.get('GIVEN_AS_VALUE')).toMatchObject({ className: 'GivenHandler', instance: given });
+      const ids = [(await t.jobs.enqueue('MADE_BY_FACTORY', {})).id, (await t.jobs.enqueue('GIVEN_AS_VALUE', {})).id];
+      await drainQueue(t.app, { timeoutMs: 10_000 });
+      const { rows } = await t.sql.query(`SELECT type, status, result FROM ${t.jobsTable} WHERE id = ANY($1) ORDER BY type`, [ids]);
+      expect(rows).toEqual([
+        { type: 'GIVEN_AS_VALUE', status: 'COMPLETED', result: 'given' },
+        { type: 'MADE_BY_FACTORY', status: 'COMPLETED', result: 'made' },
+      ]);
     } finally {
       await t.close();
     }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit, Type } from '@nestjs/common';
 import { ContextIdFactory, DiscoveryService, ModuleRef } from '@nestjs/core';
 import { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
@@ -10,6 +10,7 @@ import { CronScheduleError } from '../errors/cron-schedule.error';
 import { JobHandlerDefinitionError } from '../errors/job-handler-definition.error';
 import { Job } from '../job/job';
 import { JobHandlerDiscovery } from './job-handler.decorator';
+import { JobHandlerMetadata } from './job-handler-options.interface';
 import { JobHandlerHost } from './job-handler.host';
 import { jobHandlerSettings } from './job-handler-settings';
 import { HandlerRegistry } from './handler-registry.service';
@@ -33,11 +34,17 @@ export class HandlerExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    for (const wrapper of this.discovery.getProviders({ metadataKey: JobHandlerDiscovery.KEY })) {
-      const meta = this.discovery.getMetadataByDecorator(JobHandlerDiscovery, wrapper);
-      if (!meta) continue;
+    const registered = new Set<unknown>();
+    // Every provider, not only those Nest files under the decorator's key: it files a provider by its metatype, which
+    // for a factory's provider is the factory and for a value's is none.
+    for (const wrapper of this.discovery.getProviders()) {
+      const handlerClass = decoratedClassOf(wrapper);
+      // An alias (useExisting), or another token for an object already registered, is the same handler.
+      if (!handlerClass || wrapper.isAlias || registered.has(wrapper.instance)) continue;
+      const meta = Reflect.getOwnMetadata(JobHandlerDiscovery.KEY, handlerClass) as JobHandlerMetadata;
       const instance = wrapper.instance as JobHandlerHost | undefined;
-      const className = wrapper.metatype?.name ?? String(wrapper.name);
+      const className = handlerClass.name;
+      registered.add(instance);
       if (!instance || typeof instance.handle !== 'function') {
         throw new JobHandlerDefinitionError(MESSAGES.handlerWithoutHandle(className, meta.type));
       }
@@ -55,7 +62,19 @@ export class HandlerExplorer implements OnModuleInit {
   }
 }
 
-/** Makes a request-scoped handler's instance for one attempt, in its own module (its token may be another's elsewhere). */
+/**
+ * The @JobHandler class of a provider: its metatype, or for a provider made by a factory or given as a value, its
+ * instance's class. Undefined when neither is decorated.
+ */
+function decoratedClassOf(wrapper: InstanceWrapper): Type | undefined {
+  const candidates = [wrapper.metatype, (wrapper.instance as object | null | undefined)?.constructor];
+  return candidates.find((c): c is Type => typeof c === 'function' && Reflect.hasOwnMetadata(JobHandlerDiscovery.KEY, c));
+}
+
+/**
+ * Makes a request-scoped or transient handler's instance for one attempt, through its own module: its token may name
+ * another provider elsewhere.
+ */
 function attemptInstances(wrapper: InstanceWrapper): (job: Job) => Promise<JobHandlerHost> {
   const moduleRef = wrapper.host!.providers.get(ModuleRef)!.instance as ModuleRef;
   return (job) => {
