@@ -228,4 +228,19 @@ describe('failureReport', () => {
     expect(failureReport({ code: 7 })).toEqual({ error: 'Non-error thrown: {"code":7}' });
     expect(failureReport('x'.repeat(10_000)).error.length).toBe(4_000);
   });
+
+  it('reports an Error whose stack is no text by its message, without a stack', () => {
+    const error = new Error('boom');
+    Object.defineProperty(error, 'stack', { value: { frames: [] } });
+    expect(failureReport(error)).toEqual({ error: 'boom', errorName: 'Error' });
+  });
+});
+
+describe('RetryLaterError', () => {
+  it.each([NaN, Infinity, new Date('next tuesday')])('refuses %p with a RangeError that names it', (when) => {
+    expect(() => new RetryLaterError(when)).toThrow(
+      new RangeError(`RetryLaterError needs a valid Date or a finite delay in milliseconds; got ${String(when)}`),
+    );
+    expect(() => new RetryLaterError(when)).toThrow(RangeError);
+  });
 });

@@ -96,6 +96,14 @@ describe('outcome rows', () => {
       expect(fail({ code: 7 }).error).toBe('Non-error thrown: {"code":7}');
     });
 
+    it('an Error whose stack is no text: described by its name and message, stored without a stack', () => {
+      const error = new Error('boom');
+      Object.defineProperty(error, 'stack', { value: 42 });
+      const row = fail(error);
+      expect(row).toMatchObject({ status: JobStatus.RETRYING, error: 'Error: boom', entry: { kind: 'failed', error: 'Error: boom' } });
+      expect(row.entry).not.toHaveProperty('stack');
+    });
+
     it('text PostgreSQL cannot store (NUL, a lone surrogate) is replaced, so the batch can be written', () => {
       expect(fail(new Error('a\u0000b\uD800c')).error).toBe('Error: a\\0b\uFFFDc');
     });

@@ -50,7 +50,8 @@ export function failureRow(
 ): FinishRow {
   const base = { id: job.id, token: job.leaseToken! };
   const text = clean(describe(err));
-  const stack = err instanceof Error && err.stack ? clean(err.stack.slice(0, MAX_STACK)) : undefined;
+  // Anything may be thrown, and `stack` may be set to anything: only text is kept.
+  const stack = err instanceof Error && typeof err.stack === 'string' && err.stack ? clean(err.stack.slice(0, MAX_STACK)) : undefined;
 
   if (err instanceof RetryLaterError) {
     if (job.snoozes >= maxSnoozes) {
@@ -109,7 +110,7 @@ function clean(s: string): string {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`.slice(0, MAX_MESSAGE);
+  if (err instanceof Error) return `${String(err.name)}: ${String(err.message)}`.slice(0, MAX_MESSAGE);
   try {
     return `Non-error thrown: ${JSON.stringify(err)}`.slice(0, MAX_MESSAGE);
   } catch {
