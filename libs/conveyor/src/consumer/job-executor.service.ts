@@ -4,12 +4,10 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { JobContext } from '../handlers/job-context.interface';
 import { JobHandlerHost } from '../handlers/job-handler.host';
 import { FinishRow } from '../storage/statements/finish-row';
-import { JobCancelledError } from '../errors/job-cancelled.error';
-import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { AttemptDeadlines } from './attempt-deadlines';
 import { AttemptReports } from './attempt-reports';
 import { HeldJob } from './held-job';
-import { completedRow, failureRow, handBackRow } from './outcome-rows';
+import { attemptRow } from './outcome-rows';
 
 /** Told how an attempt ended: the row to write back, or null when nothing may be written (the claim was lost). */
 export type AttemptDone = (row: FinishRow | null) => void;
@@ -66,13 +64,8 @@ export class JobExecutor {
       settled = true;
       this.deadlines.remove(held);
       held.onAbort(null);
-      let row: FinishRow | null;
-      try {
-        row = ok ? completedRow(job, value) : this.failed(held, value);
-      } catch (err) {
-        row = this.failed(held, err);
-      }
-      done(row);
+      const end = { ok, value, aborted: held.abortReason, lost: held.lost };
+      done(attemptRow(job, handler, end, this.options.workerId, this.options.maxSnoozes));
     };
     const fail = (err: unknown) => settle(false, err);
     held.deadline = performance.now() + handler.timeoutMs;
@@ -107,13 +100,6 @@ export class JobExecutor {
     }
     if (isThenable(returned)) returned.then((result) => settle(true, result), fail);
     else settle(true, returned);
-  }
-
-  private failed(held: HeldJob, err: unknown): FinishRow | null {
-    const reason = held.abortReason ? held.abortReason.reason : err;
-    if (reason instanceof LeaseLostError || reason instanceof JobCancelledError || held.lost) return null;
-    if (reason instanceof WorkerShutdownError) return handBackRow(held.job, this.options.workerId);
-    return failureRow(held.job, held.handler, reason, this.options.workerId, this.options.maxSnoozes);
   }
 }
 

@@ -1,6 +1,7 @@
 import { MESSAGES } from '../errors/conveyor.messages';
 import { JobOutcome } from '../observation/events/conveyor-events.service';
 import { CancelJobError } from '../errors/cancel-job.error';
+import { JobCancelledError } from '../errors/job-cancelled.error';
 import { JobTimeoutError } from '../errors/job-timeout.error';
 import { PermanentJobError } from '../errors/permanent-job.error';
 import { RetryLaterError } from '../errors/retry-later.error';
@@ -11,10 +12,48 @@ import { JobStatus } from '../job/job-status';
 import { toStorableResult } from '../job/json-safety';
 import { RegisteredHandler } from '../handlers/registered-handler.interface';
 import { FinishRow } from '../storage/statements/finish-row';
+import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
 import { retryDelayMs } from './retry-delay';
 
 const MAX_STACK = 8_000;
 const MAX_MESSAGE = 4_000;
+
+/** How an attempt ended, as the executor (and `runJob`) saw it. */
+export interface AttemptEnd {
+  /** The handler returned `value` (true), or threw it or was aborted with it (false). */
+  ok: boolean;
+  value: unknown;
+  /** Why the attempt was aborted, if it was: then the reason decides, whatever the handler did after. */
+  aborted: { reason: unknown } | null;
+  /** The claim is known lost: a failed attempt writes nothing. */
+  lost?: boolean;
+}
+
+/**
+ * The row an attempt writes back, or null when nothing may be written. A failed attempt is classified by its
+ * abort's reason when it was aborted: nothing for a lost claim or a job an operator cancelled (it is CANCELLED
+ * already), a hand-back at shutdown, a failed attempt for a timeout or anything else. A row that cannot be made from
+ * what the handler produced is made from the error that stopped it.
+ */
+export function attemptRow(
+  job: Job,
+  handler: Pick<RegisteredHandler, 'backoff'>,
+  end: AttemptEnd,
+  worker: string,
+  maxSnoozes: number,
+): FinishRow | null {
+  const failed = (err: unknown): FinishRow | null => {
+    const reason = end.aborted ? end.aborted.reason : err;
+    if (reason instanceof LeaseLostError || reason instanceof JobCancelledError || end.lost) return null;
+    if (reason instanceof WorkerShutdownError) return handBackRow(job, worker);
+    return failureRow(job, handler, reason, worker, maxSnoozes);
+  };
+  try {
+    return end.ok ? completedRow(job, end.value) : failed(end.value);
+  } catch (err) {
+    return failed(err);
+  }
+}
 
 /** The outcome row of a handler that returned `result`. */
 export function completedRow(job: Job, result: unknown): FinishRow {

@@ -1,4 +1,6 @@
 import { CancelJobError } from '../errors/cancel-job.error';
+import { JobCancelledError } from '../errors/job-cancelled.error';
+import { JobTimeoutError } from '../errors/job-timeout.error';
 import { PermanentJobError } from '../errors/permanent-job.error';
 import { RetryLaterError } from '../errors/retry-later.error';
 import { JobContext } from '../handlers/job-context.interface';
@@ -24,6 +26,24 @@ class FlakyInvoiceHandler extends JobHandlerHost<{ invoiceId: number }> {
   handle(): Promise<unknown> {
     return Promise.reject(new Error('billing is down'));
   }
+}
+
+/** Never settles, whatever its signal says; records the reason the signal fired with. */
+@JobHandler('STUCK_EXPORT', { timeout: 20, maxAttempts: 2, backoff: { baseMs: 100, jitter: 0 } })
+class StuckHandler extends JobHandlerHost {
+  abortedWith: unknown;
+
+  handle(_job: Job, context: JobContext): Promise<never> {
+    context.signal.addEventListener('abort', () => (this.abortedWith = context.signal.reason));
+    return new Promise(() => undefined);
+  }
+}
+
+/** Settles as `onAbort` says once its signal fires. */
+function reactingToAbort(onAbort: (resolve: (value: unknown) => void, reject: (err: unknown) => void) => void): ScriptedHandler {
+  return new ScriptedHandler(
+    (_job, ctx) => new Promise((resolve, reject) => ctx.signal.addEventListener('abort', () => onAbort(resolve, reject))),
+  );
 }
 
 describe('runJob', () => {
@@ -96,5 +116,51 @@ describe('runJob', () => {
     const running = runJob(waiting, { n: 1 }, { signal: controller.signal });
     controller.abort();
     expect(await running).toMatchObject({ kind: 'retry' });
+  });
+
+  it("aborts an attempt still running at the handler's timeout and fails it with JobTimeoutError, as the engine does", async () => {
+    const handler = new StuckHandler();
+    const first = await runJob(handler, {});
+    expect(first).toMatchObject({ kind: 'retry', delayMs: 100 });
+    expect((first as { error: unknown }).error).toEqual(new JobTimeoutError(20));
+    expect(handler.abortedWith).toBe((first as { error: unknown }).error);
+    expect(await runJob(handler, {}, { attempt: 2 })).toMatchObject({ kind: 'dead', error: expect.any(JobTimeoutError) });
+  }, 5_000);
+
+  it('answers the result as the engine stores it: through JSON, or null with the reason for one JSON cannot hold', async () => {
+    const bigint = await runJob(new ScriptedHandler(() => ({ total: 10n })), { n: 1 });
+    expect(bigint).toMatchObject({
+      kind: 'completed',
+      result: null,
+      lastError: 'result is not JSON-serialisable: Do not know how to serialize a BigInt',
+    });
+    const dated = await runJob(new ScriptedHandler(() => ({ at: new Date('2030-01-01T00:00:00Z') })), { n: 1 });
+    expect(dated).toMatchObject({ kind: 'completed', result: { at: '2030-01-01T00:00:00.000Z' } });
+    expect(dated).not.toHaveProperty('lastError');
+  });
+
+  it.each([
+    ['ignores it', new ScriptedHandler(() => new Promise(() => undefined))],
+    ['rejects with its own error', reactingToAbort((_resolve, reject) => reject(new Error('socket closed')))],
+    ['returns a result', reactingToAbort((resolve) => resolve('done anyway'))],
+  ])(
+    'is cancelled when aborted with JobCancelledError, whatever the handler does after: it %s',
+    async (_what, handler) => {
+      const controller = new AbortController();
+      const running = runJob(handler, { n: 1 }, { signal: controller.signal });
+      const cancel = new JobCancelledError('6f1c0e52-0c1e-4d8f-9a51-7a0d6f0b3c11');
+      controller.abort(cancel);
+      expect(await running).toMatchObject({ kind: 'cancelled', error: cancel });
+    },
+    5_000,
+  );
+
+  it('classifies an aborted attempt by the abort reason at once, not by what the handler throws after', async () => {
+    const controller = new AbortController();
+    const handler = reactingToAbort((_resolve, reject) => reject(new Error('socket closed')));
+    const running = runJob(handler, { n: 1 }, { signal: controller.signal, attempt: 1, maxAttempts: 1 });
+    const timeout = new JobTimeoutError(30_000);
+    controller.abort(timeout);
+    expect(await running).toMatchObject({ kind: 'dead', error: timeout });
   });
 });

@@ -9,7 +9,10 @@ import { Job } from '../job/job';
 import { JobProgress } from '../job/job-progress';
 import { readJobProgress } from '../consumer/job-progress.reader';
 import { JobStatus } from '../job/job-status';
-import { failureRow } from '../consumer/outcome-rows';
+import { AttemptEnd, attemptRow } from '../consumer/outcome-rows';
+import { JobCancelledError } from '../errors/job-cancelled.error';
+import { JobTimeoutError } from '../errors/job-timeout.error';
+import { FinishRow } from '../storage/statements/finish-row';
 import { JobRun, JobRunOutcome } from './job-run-outcome';
 import { buildTestJob } from './test-job';
 
@@ -24,7 +27,11 @@ export interface RunJobOptions<P> {
   /** Times the job already asked to run later, against `maxSnoozes`. Default 0. */
   snoozes?: number;
   maxSnoozes?: number;
-  /** The attempt's signal; abort it to test how the handler reacts to a timeout or shutdown. */
+  /**
+   * Aborts the attempt when it fires: the handler's `ctx.signal` fires with its reason, and the reason decides the
+   * outcome at once, as in the engine (`JobCancelledError`: `cancelled`; `JobTimeoutError` or any other: a failed
+   * attempt, `retry` or `dead`), whatever the handler does after.
+   */
   signal?: AbortSignal;
   /** Replaces `heartbeat` (e.g. to make it reject as a lost claim would); calls are counted either way. */
   heartbeat?: () => Promise<void>;
@@ -38,10 +45,12 @@ export interface RunJobOptions<P> {
 const TEST_WORKER = 'conveyor-testing';
 
 /**
- * Runs one attempt of `handler` on `payload` with a real JobContext and no database, and classifies what
- * happened exactly as the engine's worker does (the same classification code, and the settings of the handler's
- * `@JobHandler` decorator with the engine's defaults), so a test can assert "this input is retried", "that one
- * is given up" without starting Conveyor.
+ * Runs one attempt of `handler` on `payload` with a real JobContext and no database, and says what the engine would
+ * do after it, decided by the engine's own code: the handler's `@JobHandler` settings over the engine's defaults
+ * (its timeout among them: an attempt still running then is aborted and fails with JobTimeoutError), the check of a
+ * result before it is stored, and the classification of what the handler threw — or, once the attempt is aborted, of
+ * the abort's reason, whatever the handler does after. So a test can assert "this input is retried", "that one is
+ * given up" without starting Conveyor.
  */
 export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, options: RunJobOptions<P> = {}): Promise<JobRun<P, R>> {
   const defaults = conveyorDefaults();
@@ -56,12 +65,13 @@ export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, op
     lockedBy: options.workerId ?? TEST_WORKER,
     ...options.job,
   });
+  const attempt = new AbortController();
   let heartbeats = 0;
   const beat = options.heartbeat ?? (() => Promise.resolve());
   const reported: JobProgress[] = [];
   const report = options.progress ?? (() => Promise.resolve());
   const context: JobContext = {
-    signal: options.signal ?? new AbortController().signal,
+    signal: attempt.signal,
     attempt: job.attempts,
     workerId: options.workerId ?? TEST_WORKER,
     heartbeat: () => {
@@ -74,18 +84,56 @@ export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, op
       return report(progress);
     },
   };
-  let outcome: JobRunOutcome<R>;
-  try {
-    outcome = { kind: 'completed', result: await handler.handle(job, context) };
-  } catch (error) {
-    outcome = classifyFailure(job, error, { ...settings.backoff, ...options.backoff }, options.maxSnoozes ?? defaults.maxSnoozes);
-  }
-  return { ...outcome, job, heartbeats, progress: reported };
+  const end = await runAttempt(() => handler.handle(job, context), attempt, options.signal, settings.timeoutMs);
+  const backoff = { ...settings.backoff, ...options.backoff };
+  const row = attemptRow(job, { backoff }, end, TEST_WORKER, options.maxSnoozes ?? defaults.maxSnoozes);
+  return { ...outcomeOf<R>(row, end), job, heartbeats, progress: reported };
 }
 
-function classifyFailure<R>(job: Job, error: unknown, backoff: BackoffOptions, maxSnoozes: number): JobRunOutcome<R> {
-  const row = failureRow(job, { backoff }, error, TEST_WORKER, maxSnoozes);
+/**
+ * Runs the handler until it settles or the attempt is aborted — by the caller's signal, or at the timeout — whichever
+ * comes first, as the engine's executor does: an abort ends the attempt at once, even if the handler ignores it.
+ */
+function runAttempt(
+  handle: () => unknown,
+  attempt: AbortController,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Promise<AttemptEnd> {
+  return new Promise((resolve) => {
+    let ended = false;
+    const forward = () => attempt.abort(signal!.reason);
+    const end = (ok: boolean, value: unknown) => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
+      resolve({ ok, value, aborted: attempt.signal.aborted ? { reason: attempt.signal.reason as unknown } : null });
+    };
+    attempt.signal.addEventListener('abort', () => end(false, attempt.signal.reason), { once: true });
+    const timer = setTimeout(() => attempt.abort(new JobTimeoutError(timeoutMs)), timeoutMs);
+    if (signal?.aborted) return forward();
+    signal?.addEventListener('abort', forward, { once: true });
+    try {
+      Promise.resolve(handle()).then(
+        (value) => end(true, value),
+        (err: unknown) => end(false, err),
+      );
+    } catch (err) {
+      end(false, err);
+    }
+  });
+}
+
+/** What a written row (or none) means for the job, with what decided it. */
+function outcomeOf<R>(row: FinishRow | null, end: AttemptEnd): JobRunOutcome<R> {
+  const error = end.aborted ? end.aborted.reason : end.value;
+  if (row === null) return error instanceof JobCancelledError ? { kind: 'cancelled', error } : { kind: 'lease-lost', error };
   switch (row.status) {
+    case JobStatus.COMPLETED:
+      return { kind: 'completed', result: row.result as R, ...(row.error ? { lastError: row.error } : {}) };
+    case JobStatus.PENDING:
+      return { kind: 'handed-back', error };
     case JobStatus.RETRYING:
       if (error instanceof RetryLaterError && row.snoozed) return { kind: 'retry-later', runAt: error.runAt, error };
       return { kind: 'retry', delayMs: row.delay_ms ?? 0, error };

@@ -1,0 +1,82 @@
+import { Job, JobCancelledError, JobContext, JobHandler, JobHandlerHost, JobStatus } from '@conveyor/core';
+import { drainQueue, runJob } from '@conveyor/core/testing';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+
+/** Never settles, whatever its signal says; records the reason the signal fired with, by job. */
+class IgnoringHandler extends JobHandlerHost {
+  static readonly abortedWith = new Map<string, unknown>();
+
+  handle(job: Job, context: JobContext): Promise<never> {
+    context.signal.addEventListener('abort', () => IgnoringHandler.abortedWith.set(job.id, context.signal.reason));
+    return new Promise(() => undefined);
+  }
+}
+
+@JobHandler('OVERRUNS', { timeout: 100, maxAttempts: 1 })
+class OverrunningHandler extends IgnoringHandler {}
+
+@JobHandler('IGNORES_CANCEL')
+class IgnoresCancelHandler extends IgnoringHandler {}
+
+@JobHandler('COUNTS_IN_BIGINT')
+class BigIntHandler extends JobHandlerHost {
+  handle(): { total: bigint } {
+    return { total: 10n };
+  }
+}
+
+/** runJob says what the engine does: the same handler, run by both, ends the same way. */
+describe('runJob agrees with the engine', () => {
+  let schema: TestSchema;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    schema = await createTestSchema('run_job');
+    t = await createTestApp({ schema: schema.schema, http: false, providers: [OverrunningHandler, IgnoresCancelHandler, BigIntHandler] });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await schema?.drop();
+  });
+
+  const stored = async (id: string) =>
+    (await t.sql.query(`SELECT status, result, last_error, errors FROM ${t.jobsTable} WHERE id = $1`, [id])).rows[0];
+
+  it('an attempt still running at its timeout fails with JobTimeoutError, even when the handler ignores its signal', async () => {
+    const { id } = await t.jobs.enqueue('OVERRUNS', {});
+    await drainQueue(t.app, { timeoutMs: 10_000 });
+    const row = await stored(id);
+    expect(row).toMatchObject({ status: JobStatus.DEAD, errors: [{ kind: 'timeout' }] });
+
+    const run = await runJob(new OverrunningHandler(), {});
+    expect(run.kind).toBe('dead');
+    const error = (run as { error: Error }).error;
+    expect(`${error.name}: ${error.message}`).toBe(row.last_error);
+  });
+
+  it('a result JSON cannot hold completes the job with no result, and says why', async () => {
+    const { id } = await t.jobs.enqueue('COUNTS_IN_BIGINT', {});
+    await drainQueue(t.app, { timeoutMs: 10_000 });
+    const row = await stored(id);
+    expect(row).toMatchObject({ status: JobStatus.COMPLETED, result: null, last_error: expect.stringContaining('BigInt') });
+
+    expect(await runJob(new BigIntHandler(), {})).toMatchObject({ kind: 'completed', result: null, lastError: row.last_error });
+  });
+
+  it('an operator cancel ends the job CANCELLED at once, though the handler ignores its signal', async () => {
+    const { id } = await t.jobs.enqueue('IGNORES_CANCEL', {});
+    await waitFor(async () => (await t.jobs.get(id)).status === JobStatus.RUNNING, { message: 'the job to run' });
+    await t.jobs.cancel(id);
+    const reason = await waitFor(() => IgnoringHandler.abortedWith.get(id), { message: 'the handler to be told' });
+    expect(reason).toBeInstanceOf(JobCancelledError);
+    await drainQueue(t.app, { timeoutMs: 10_000 });
+    expect(await stored(id)).toMatchObject({ status: JobStatus.CANCELLED, result: null });
+
+    const controller = new AbortController();
+    const running = runJob(new IgnoresCancelHandler(), {}, { signal: controller.signal });
+    controller.abort(reason);
+    expect(await running).toMatchObject({ kind: 'cancelled', error: reason });
+  });
+});
