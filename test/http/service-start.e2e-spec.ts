@@ -59,6 +59,6 @@ describe('service start-up that cannot succeed', () => {
   it('stops on a DATABASE_URL that is no postgres:// URL, naming the variable', async () => {
     const service = spawnService({ env: { DATABASE_URL: 'not-a-url', OUTBOX_DIR: outbox } });
     expect(await service.exited).toBe(1);
-    expect(service.output()).toMatch(/DATABASE_URL.*is not a URL/);
+    expect(service.output()).toMatch(/DATABASE_URL.*must be a connection URL/);
   }, 60_000);
 });

@@ -39,7 +39,7 @@ const overrun = {
 };
 
 /** Its first attempt ignores its timeout and reports late, while the second attempt runs in the same process. */
-@JobHandler('OVERRUN', { timeout: 300, maxAttempts: 3, backoff: { baseMs: 10, factor: 1, maxMs: 10, jitter: 0 } })
+@JobHandler('OVERRUN', { timeout: 1000, maxAttempts: 3, backoff: { baseMs: 10, factor: 1, maxMs: 10, jitter: 0 } })
 class OverrunHandler extends JobHandlerHost {
   async handle(job: Job, ctx: JobContext): Promise<string> {
     if (job.attempts === 1) {

@@ -51,8 +51,11 @@ async function bootstrap(config: AppConfig, appLogger: LoggerService): Promise<v
     await app.listen(config.app.port);
   } catch (err) {
     // The port was taken after the check: the worker has started, so hand its jobs back before the process ends.
-    await app.close();
-    await database.close();
+    try {
+      await app.close();
+    } finally {
+      await database.close();
+    }
     throw err;
   }
   const { port } = app.getHttpServer().address() as AddressInfo;

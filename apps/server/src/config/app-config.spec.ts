@@ -39,12 +39,18 @@ describe('loadAppConfig: API keys and rate limit', () => {
     expect(error?.message).not.toContain('fine');
   });
 
-  it('refuses a DATABASE_URL or LISTEN_DATABASE_URL that is no postgres:// URL, without repeating it', () => {
-    expect(() => loadAppConfig({ DATABASE_URL: 'not-a-url' })).toThrow(/DATABASE_URL.*is not a URL/);
-    expect(() => loadAppConfig({ DATABASE_URL: 'mysql://root:secret@db/app' })).toThrow(/DATABASE_URL.*postgres:\/\/ URL, not mysql:/);
+  it('refuses a DATABASE_URL pg cannot read as one, without repeating it; takes the forms pg reads', () => {
+    expect(() => loadAppConfig({ DATABASE_URL: 'not-a-url' })).toThrow(/DATABASE_URL.*must be a connection URL/);
+    expect(() => loadAppConfig({ DATABASE_URL: 'mysql://root:secret@db/app' })).toThrow(/DATABASE_URL/);
     expect(() => loadAppConfig({ DATABASE_URL: 'mysql://root:secret@db/app' })).not.toThrow(/secret/);
-    expect(() => loadAppConfig({ LISTEN_DATABASE_URL: 'db:5432' })).toThrow(/LISTEN_DATABASE_URL/);
-    expect(loadAppConfig({ DATABASE_URL: 'postgresql://u:p@db:5432/app' }).app.databaseUrl).toBe('postgresql://u:p@db:5432/app');
+    for (const url of [
+      'postgresql://u:p@db:5432/app',
+      'postgres://u:p@/app?host=/cloudsql/project:region:instance',
+      '/var/run/postgresql app',
+      'socket:/var/run/postgresql?db=app',
+    ]) {
+      expect(loadAppConfig({ DATABASE_URL: url }).app.databaseUrl).toBe(url);
+    }
   });
 
   it('refuses a pool timeout that is no bound (0, negative, or beyond 10 minutes)', () => {

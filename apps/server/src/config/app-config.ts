@@ -1,5 +1,14 @@
 import { LogLevel } from '@nestjs/common';
-import { ConveyorConfigError, ConveyorOptionsInput, isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS, LogFormat } from '@conveyor/core';
+import {
+  ConveyorConfigError,
+  ConveyorOptionsInput,
+  isLogFormat,
+  isLogLevel,
+  isPostgresUrl,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  LogFormat,
+} from '@conveyor/core';
 import { API_ROLES, ApiKeyOption, ApiRole } from '@conveyor/core/http';
 import { ENV_SETTINGS, EnvSetting } from './env-settings';
 
@@ -156,8 +165,10 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const settings = app as unknown as AppSettings;
   if (settings.port < 0 || settings.port > 65535) throw new EnvConfigError('PORT', 'must be between 0 and 65535');
-  checkPostgresUrl('DATABASE_URL', settings.databaseUrl);
-  checkPostgresUrl('LISTEN_DATABASE_URL', engine.listenUrl as string | undefined);
+  // pg also reads a socket directory and database ("/var/run/postgresql mydb") and socket: URLs.
+  const url = settings.databaseUrl;
+  if (url !== undefined && !isPostgresUrl(url) && !url.startsWith('/') && !url.startsWith('socket:'))
+    throw new EnvConfigError('DATABASE_URL', 'must be a connection URL such as postgres://user:password@host:5432/database');
   if (settings.poolSize < 1 || settings.poolSize > 500) throw new EnvConfigError('DB_POOL_SIZE', 'must be between 1 and 500');
   // 0 would be pg's "wait for ever": a request must get its 503 instead of hanging on a full pool.
   if (settings.poolTimeoutMs < 1 || settings.poolTimeoutMs > 600_000)
@@ -182,23 +193,6 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 /** Maps an engine option error back to the environment variable that set it. */
-/**
- * A connection URL pg can read: postgres:// or postgresql:// (socket: for a Unix socket). Anything else would reach pg
- * as a host name ("getaddrinfo ENOTFOUND base" for a value that is no URL). The message never repeats the value, which
- * may hold a password.
- */
-function checkPostgresUrl(env: string, value: string | undefined): void {
-  if (value === undefined) return;
-  let protocol: string;
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    throw new EnvConfigError(env, 'is not a URL; expected postgres://user:password@host:5432/database');
-  }
-  if (!['postgres:', 'postgresql:', 'socket:'].includes(protocol))
-    throw new EnvConfigError(env, `must be a postgres:// URL, not ${protocol}//; expected postgres://user:password@host:5432/database`);
-}
-
 export function envNameFor(err: unknown): unknown {
   if (!(err instanceof ConveyorConfigError)) return err;
   // Fields of list settings are indexed: `schedules[0].cron` belongs to CRON_SCHEDULES.

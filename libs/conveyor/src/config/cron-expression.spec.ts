@@ -122,11 +122,20 @@ describe('CronExpression', () => {
     });
   });
 
-  describe('where cron-parser throws (Lord Howe, whose clocks go back half an hour on 2026-04-05 at 15:00Z)', () => {
+  describe('where cron-parser throws (Lord Howe, whose clocks go back half an hour at 2026-04-04T15:00Z)', () => {
     it('next() finds the tick after the change, from a tick a day before it', () => {
       const daily = CronExpression.parse('0 3 * * *', 'Australia/Lord_Howe');
       expect(daily.next(at('2026-04-03T16:00:00Z')).toISOString()).toBe('2026-04-04T16:30:00.000Z');
       expect(iso(daily.due(at('2026-04-03T16:00:00Z'), at('2026-04-04T17:00:00Z'), 5).ticks)).toEqual(['2026-04-04T16:30:00.000Z']);
+    });
+
+    it('next() finds a weekly tick days away, and due() the ticks after it', () => {
+      const weekly = CronExpression.parse('0 3 * * 0', 'Australia/Lord_Howe');
+      expect(weekly.next(at('2026-03-28T16:00:00Z')).toISOString()).toBe('2026-04-04T16:30:00.000Z');
+      expect(weekly.due(at('2026-03-28T16:00:00Z'), at('2026-04-12T17:00:00Z'), 5)).toEqual({
+        ticks: [at('2026-04-04T16:30:00Z'), at('2026-04-11T16:30:00Z')],
+        skipped: false,
+      });
     });
 
     it('next() reads the seconds field as well', () => {

@@ -18,9 +18,9 @@ export class CronExpression {
   /** Reads the zone's offset from UTC (utcOffset); made on first use. */
   private offsets?: Intl.DateTimeFormat;
   /** nextByScan's matchers; made on first use. */
-  private scanner?: { minutes: CronIterator; seconds: number[] };
-  /** next()'s last answer: the tick after `after`, which is also the answer from any point before that tick. */
-  private lastNext?: { after: Date; tick: Date };
+  private scanner?: { days: CronIterator; minutes: CronIterator; seconds: number[] };
+  /** nextByScan's last answer: the tick after `after`, which next() also gives for any point before that tick. */
+  private lastScan?: { after: Date; tick: Date };
 
   private constructor(
     readonly text: string,
@@ -46,22 +46,24 @@ export class CronExpression {
 
   /**
    * The first tick strictly after `after`. Near some daylight-saving changes cron-parser fails (it throws "loop limit
-   * exceeded" after about half a second of work, or answers a time that is not after its start, as for Lord Howe's and
-   * Chatham's changes): the tick is then found by reading the wall clock minute by minute (nextByScan). The last answer
-   * is kept, since every point between a start and its answer has the same answer: a schedule's rounds and its timer
-   * ask again from later points, and would otherwise pay for each failure again.
+   * exceeded" after a long search, or answers a time that is not after its start, as for Lord Howe's and Chatham's
+   * changes): the tick is then found by reading the wall clock (nextByScan). That answer is kept, and given for any
+   * point between its start and the tick: a schedule's rounds and timer ask again from later points, and would
+   * otherwise pay for cron-parser's failure each time. cron-parser's own answers are not kept: they are cheap, and
+   * near a change they differ between points that a kept answer would treat as one.
    */
   next(after: Date): Date {
-    const last = this.lastNext;
-    if (last && last.after <= after && after < last.tick) return last.tick;
+    const scanned = this.lastScan;
+    if (scanned && scanned.after <= after && after < scanned.tick) return scanned.tick;
     let tick: Date | null = null;
     try {
       tick = this.iterator(after).next().toDate();
     } catch {
       // Left to nextByScan, which throws if the expression has no tick at all in reach.
     }
-    if (!tick || tick <= after) tick = this.nextByScan(after);
-    this.lastNext = { after, tick };
+    if (tick && tick > after) return tick;
+    tick = this.nextByScan(after);
+    this.lastScan = { after, tick };
     return tick;
   }
 
@@ -75,6 +77,14 @@ export class CronExpression {
    * from each tick as the chain does, starts off any change, and starts further back while it finds too few ticks.
    */
   due(after: Date, now: Date, catchUp: number): DueTicks {
+    // A running schedule owes a tick or two: the chain from `after` answers without prev(), which near some changes
+    // fails only after seconds of work.
+    const near: Date[] = [];
+    for (let tick = this.next(after); tick <= now; tick = this.next(tick)) {
+      near.push(tick);
+      if (near.length > catchUp) break;
+    }
+    if (near.length <= catchUp) return { ticks: near, skipped: false };
     let from = this.walkStart(after, now, catchUp);
     for (;;) {
       const ticks: Date[] = [];
@@ -104,32 +114,40 @@ export class CronExpression {
   }
 
   /**
-   * next() by reading the zone's wall clock: each minute from `after` on is matched against the minute, hour, day and
-   * month fields, and a matching minute against the seconds field. Every zone's offset is whole minutes, so a minute
-   * on the wall clock is a minute in UTC. The scan covers SCAN_MS, more than any stretch where cron-parser was seen to
-   * fail; a tick further off is cron-parser's answer from the end of the scan.
+   * next() by reading the zone's wall clock from `after` on: a quarter hour at a time through days the day and month
+   * fields rule out, minute by minute through the others, matching each minute against the expression without its
+   * seconds and a matching minute against the seconds field. Every zone's offset is whole quarter hours, so a day on
+   * the wall clock starts on a quarter hour in UTC, and a minute on the wall clock is a minute in UTC. A year and a day
+   * holds a tick of any expression that has one.
    */
   private nextByScan(after: Date): Date {
-    const { minutes, seconds } = (this.scanner ??= this.makeScanner());
-    const start = Math.floor(after.getTime() / 60_000) * 60_000;
-    for (let minute = start; minute <= start + SCAN_MS; minute += 60_000) {
-      if (!minutes.includesDate(new Date(minute))) continue;
-      const second = seconds.find((s) => minute + s * 1000 > after.getTime());
-      if (second !== undefined) return new Date(minute + second * 1000);
+    const { days, minutes, seconds } = (this.scanner ??= this.makeScanner());
+    const start = Math.floor(after.getTime() / MINUTE_MS) * MINUTE_MS;
+    for (let minute = start; minute <= start + SCAN_MS;) {
+      if (!days.includesDate(new Date(minute))) {
+        minute = (Math.floor(minute / QUARTER_HOUR_MS) + 1) * QUARTER_HOUR_MS;
+        continue;
+      }
+      if (minutes.includesDate(new Date(minute))) {
+        const second = seconds.find((s) => minute + s * 1000 > after.getTime());
+        if (second !== undefined) return new Date(minute + second * 1000);
+      }
+      minute += MINUTE_MS;
     }
-    const end = new Date(start + SCAN_MS);
-    const tick = this.iterator(end).next().toDate();
-    if (tick <= end) throw new Error(`cron-parser finds no tick of "${this.text}" (${this.timezone}) after ${end.toISOString()}`);
-    return tick;
+    throw new Error(`"${this.text}" has no tick in ${this.timezone} within a year after ${after.toISOString()}`);
   }
 
-  /** The expression without its seconds field (matched at each minute's start), and that field's values in order. */
-  private makeScanner(): { minutes: CronIterator; seconds: number[] } {
-    const fields = this.text.split(/\s+/);
-    const withSeconds = fields.length === 6;
-    const minutes = CronExpressionParser.parse(withSeconds ? fields.slice(1).join(' ') : this.text, { tz: this.timezone });
-    const seconds = withSeconds ? [...this.iterator(new Date(0)).fields.second.values].map(Number).sort((a, b) => a - b) : [0];
-    return { minutes, seconds };
+  /**
+   * nextByScan's matchers: the expression's day and month fields alone, the expression without its seconds field
+   * (matched at each minute's start), and that field's values in order.
+   */
+  private makeScanner(): { days: CronIterator; minutes: CronIterator; seconds: number[] } {
+    const fields = this.iterator(new Date(0)).fields;
+    const [, , ...day] = fields.stringify(false).split(' ');
+    const days = CronExpressionParser.parse(`* * ${day.join(' ')}`, { tz: this.timezone });
+    const minutes = CronExpressionParser.parse(fields.stringify(false), { tz: this.timezone });
+    const seconds = [...fields.second.values].map(Number).sort((a, b) => a - b);
+    return { days, minutes, seconds };
   }
 
   private iterator(currentDate: Date): CronIterator {
@@ -158,8 +176,10 @@ export class CronExpression {
  */
 const CHANGE_MARGIN_MS = 2 * 3_600_000;
 
-/** How far nextByScan reads the wall clock minute by minute (2,880 minutes: some 20 ms). */
-const SCAN_MS = 2 * 24 * 3_600_000;
+const MINUTE_MS = 60_000;
+const QUARTER_HOUR_MS = 15 * MINUTE_MS;
+/** How far nextByScan reads the wall clock: a year and a day. */
+const SCAN_MS = 367 * 24 * 3_600_000;
 
 type CronIterator = ReturnType<typeof CronExpressionParser.parse>;
 

@@ -3,6 +3,7 @@ export * from './claim-strategy-name';
 export * from './conveyor-defaults';
 export * from './conveyor-options.interface';
 export * from './pooler-mode';
+export * from './postgres-url';
 export * from './validate-conveyor-options';
 export * from './cron-expression';
 export * from './cron-schedule-options.interface';

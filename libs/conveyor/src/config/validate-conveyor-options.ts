@@ -6,6 +6,7 @@ import { conveyorDefaults } from './conveyor-defaults';
 import { POOLER_MODES } from './pooler-mode';
 import { ConveyorOptions } from './conveyor-options.interface';
 import { checkBackoff, checkConcurrency, checkMaxAttempts, checkTimeoutMs, definedFields, integer, readBackoff } from './option-rules';
+import { isPostgresUrl } from './postgres-url';
 
 /** What a caller may pass: any subset, with backoff partial too. */
 export type ConveyorOptionsInput = Partial<Omit<ConveyorOptions, 'backoff'>> & {
@@ -84,7 +85,7 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   if (!POOLER_MODES.includes(o.pooler)) {
     throw new ConveyorConfigError('pooler', `must be one of ${POOLER_MODES.join(', ')}, got "${String(o.pooler)}"`);
   }
-  if (o.listenUrl !== undefined && (typeof o.listenUrl !== 'string' || !/^postgres(ql)?:\/\/./.test(o.listenUrl))) {
+  if (o.listenUrl !== undefined && !isPostgresUrl(o.listenUrl)) {
     throw new ConveyorConfigError('listenUrl', 'must be a postgres:// or postgresql:// connection URL');
   }
   checkConcurrency('concurrency', o.concurrency);

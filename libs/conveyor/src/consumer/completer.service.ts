@@ -62,6 +62,8 @@ export class Completer {
   /** The pending timer flushes at the next turn of the event loop (not after `completionFlushMs`). */
   private timerIsImmediate = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Outcomes in the writes in flight. */
+  private writing = 0;
   private retryDelay = 0;
 
   constructor(
@@ -96,21 +98,23 @@ export class Completer {
    */
   async drain(timeoutMs: number): Promise<number> {
     const deadline = Date.now() + timeoutMs;
+    // Every wait ends by the deadline: a write in flight on a dead connection may take its statement deadline.
+    const until = (work: Promise<unknown>) => Promise.race([work, sleep(deadline - Date.now())]);
     while ((this.queue.length > 0 || this.inFlight.size > 0) && Date.now() < deadline) {
       if (this.queue.length > 0 && this.inFlight.size < MAX_IN_FLIGHT) {
         if (this.timer) clearTimeout(this.timer);
         this.timer = null;
-        if (this.retryDelay > 0) await new Promise((r) => setTimeout(r, this.retryDelay));
+        if (this.retryDelay > 0) await until(sleep(this.retryDelay));
+        if (Date.now() >= deadline) break;
         this.startFlush();
       }
-      await Promise.race(this.inFlight);
+      await until(Promise.race(this.inFlight));
     }
-    if (this.queue.length > 0) {
-      this.logger.warn(
-        `${this.queue.length} outcomes could not be written before shutdown; their leases will expire and the jobs run again.`,
-      );
+    const unwritten = this.queue.length + this.writing;
+    if (unwritten > 0) {
+      this.logger.warn(`${unwritten} outcomes could not be written before shutdown; their leases will expire and the jobs run again.`);
     }
-    return this.queue.length;
+    return unwritten;
   }
 
   /**
@@ -143,6 +147,7 @@ export class Completer {
   private async flush(): Promise<void> {
     const batch = this.queue.splice(0, this.options.completionBatchSize);
     if (batch.length === 0) return;
+    this.writing += batch.length;
     try {
       await this.write(batch);
       this.retryDelay = 0;
@@ -158,6 +163,8 @@ export class Completer {
       }
       this.logger.error(`Outcome batch failed (${(err as Error).message}); writing row by row`);
       for (const p of batch) await this.writeAlone(p);
+    } finally {
+      this.writing -= batch.length;
     }
   }
 
@@ -212,4 +219,9 @@ export class Completer {
       });
     }
   }
+}
+
+/** Resolves after `ms` (at once for 0 or less), without keeping the process alive. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
 }

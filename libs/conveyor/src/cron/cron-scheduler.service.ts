@@ -176,10 +176,17 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
     return Math.min(...this.schedules.map((s) => this.nextWake(s, now)));
   }
 
-  /** When a schedule next needs a round: its next tick, or the end of its pause while it fails. */
+  /**
+   * When a schedule next needs a round: its next tick, or the end of its pause while it fails. The last part of a
+   * schedule's round: a failing schedule whose pause was over and which got through both parts no longer fails (one
+   * that failed again has a pause that ends after `now`).
+   */
   private nextWake(s: ResolvedSchedule, now: Date): number {
     const tick = this.isolated(s, now, () => s.expression.next(now).getTime());
-    return this.failingSchedules.get(s.name)?.retryAt ?? (tick as number);
+    const failing = this.failingSchedules.get(s.name);
+    if (failing && now.getTime() < failing.retryAt) return failing.retryAt;
+    this.failingSchedules.delete(s.name);
+    return tick as number;
   }
 
   /** The jobs a schedule owes for its due ticks, and the newest of those ticks. */
@@ -204,9 +211,7 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
     const failing = this.failingSchedules.get(s.name);
     if (failing && now.getTime() < failing.retryAt) return null;
     try {
-      const result = part();
-      this.failingSchedules.delete(s.name);
-      return result;
+      return part();
     } catch (err) {
       const failures = (failing?.failures ?? 0) + 1;
       const retryInMs = retryPause(failures);

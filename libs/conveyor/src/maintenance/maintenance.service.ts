@@ -14,11 +14,12 @@ import { run } from '../storage/statements/statement';
 import { InstanceRegistry } from './instance-registry.service';
 import { LeaderElection, LeadershipAttempt } from './leader-election.service';
 import { LeaseSweeper, RESCUE_BATCH } from './lease-sweeper.service';
+import { RescueHold } from './rescue-hold';
 import { RetentionCleaner } from './retention-cleaner.service';
 
 /**
- * How long after this instance last found the database unreachable the leader leaves expired leases alone: long enough
- * for every completer that waited through the outage to try again at its longest pause, and for that write to land.
+ * How long after its first round through an outage the leader leaves expired leases alone (RescueHold): long enough for
+ * every completer that waited through the outage to try again at its longest pause, and for that write to land.
  */
 export const RESCUE_HOLD_MS = 2 * OUTCOME_RETRY_MAX_MS;
 
@@ -35,6 +36,9 @@ export class MaintenanceService {
   private readonly logger = new Logger('Conveyor:Maintenance');
   private ticking: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private readonly hold = new RescueHold(RESCUE_HOLD_MS);
+  /** performance.now() when the last round that got through was sent. */
+  private lastThroughAt = -Infinity;
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -71,8 +75,9 @@ export class MaintenanceService {
   private async run(): Promise<void> {
     const attempt = this.leader.attempt();
     let rows: MaintenanceRoundRow[];
-    // Right after an outage the leader's duties wait (see DatabaseOutages): the round only claims and heartbeats.
-    const duties = !this.outages.seenWithin(RESCUE_HOLD_MS);
+    // Right after an outage the leader's duties wait (RescueHold): the round only claims and heartbeats.
+    const sentAtNow = performance.now();
+    const duties = this.hold.dutiesNow(sentAtNow, this.outages.seenSince(this.lastThroughAt));
     let dutiesDone = duties;
     let sentAt = Date.now();
     try {
@@ -90,6 +95,8 @@ export class MaintenanceService {
         return this.roundFailed(attempt, again as Error);
       }
     }
+    this.lastThroughAt = sentAtNow;
+    if (duties) this.hold.dutiesDone();
     this.instances.written();
     this.clock.read(rows[0].clock_ms, sentAt, Date.now());
     // This instance just talked to the database: its poller may skip a fallback tick.
@@ -121,6 +128,7 @@ export class MaintenanceService {
 
   private roundFailed(attempt: LeadershipAttempt, err: Error): void {
     this.outages.seen();
+    this.hold.roundFailed();
     this.instances.failed(err);
     this.leader.failed(attempt, err);
   }

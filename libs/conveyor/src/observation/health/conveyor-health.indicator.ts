@@ -10,6 +10,9 @@ import { run } from '../../storage/statements/statement';
 import { WorkerPool } from '../../consumer/worker-pool.service';
 import { EventLoopMonitor } from './event-loop-monitor.service';
 
+/** The worker check's reason while the instance shuts down: not ready, by design rather than by fault. */
+export const SHUTTING_DOWN = 'shutting down';
+
 /** Resolves `work`, or rejects after `ms`: a health probe must never hang. */
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -113,7 +116,7 @@ export class ConveyorHealthIndicator {
 
   worker(key = 'worker'): HealthIndicatorResult {
     const check = this.health.check(key);
-    if (this.stopping) return check.down({ message: 'shutting down' });
+    if (this.stopping) return check.down({ message: SHUTTING_DOWN });
     if (!this.options.runWorkers) return check.up({ workers: false });
     const last = this.poller.lastPollAt;
     const maxAge = Math.max(3 * this.options.pollIntervalMs, 5000);

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { HealthCheckResult } from '@nestjs/terminus';
+import { SHUTTING_DOWN } from './conveyor-health.indicator';
 
 /**
  * Logs readiness when it changes, not at every probe: "Not ready" with the failing checks and their reasons when the
@@ -24,7 +25,7 @@ export class ReadinessLog {
       return;
     }
     const reasons = down.map(([name, check]) => `${name}: ${String((check as { message?: unknown }).message ?? 'down')}`).join('; ');
-    const onlyStopping = down.every(([, check]) => (check as { message?: unknown }).message === 'shutting down');
+    const onlyStopping = down.every(([, check]) => (check as { message?: unknown }).message === SHUTTING_DOWN);
     if (onlyStopping) this.logger.log(`Not ready: ${reasons}`);
     else this.logger.warn(`Not ready: ${reasons}`);
   }

@@ -4,10 +4,8 @@ import { Injectable } from '@nestjs/common';
  * When this instance last found the database unreachable: the engine's loops (claims, heartbeats, outcome writes,
  * maintenance rounds) tell it each time a statement fails for want of a connection.
  *
- * The maintenance leader reads it before rescuing expired leases. An outage longer than a lease lets leases run out
- * while the attempts they cover have finished and their outcomes wait in memory for the database; those outcomes must
- * be written before their leases are declared lost, or a job that succeeded is run again (or ends DEAD on its last
- * attempt). So the rescue waits a while after an outage this instance saw (MaintenanceService).
+ * The maintenance leader reads it before rescuing expired leases: after an outage the rescue waits until the outcomes
+ * that waited through it have been written (maintenance/rescue-hold.ts).
  */
 @Injectable()
 export class DatabaseOutages {
@@ -18,8 +16,8 @@ export class DatabaseOutages {
     this.lastSeenAt = performance.now();
   }
 
-  /** Whether the database was found unreachable within the last `ms`. */
-  seenWithin(ms: number): boolean {
-    return performance.now() - this.lastSeenAt < ms;
+  /** Whether the database was found unreachable at or after `at` (performance.now()). */
+  seenSince(at: number): boolean {
+    return this.lastSeenAt >= at;
   }
 }
