@@ -6,7 +6,7 @@ import { countByStatus, invocationStats } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { FINAL_WRITES_MS } from '@conveyor/core/consumer/worker-pool.service';
 import { TcpProxy } from '../support/tcp-proxy';
-import { createTestApp } from '../support/test-app';
+import { createTestApp, TestAppOptions } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 
@@ -36,6 +36,14 @@ describe('database trouble', () => {
        WHERE application_name LIKE $1 AND pid <> pg_backend_pid()`,
       [`${appName}%`],
     );
+
+  /** An app each of whose connections goes through a proxy that the test can cut. */
+  const behindProxy = async (appName: string, options: Partial<TestAppOptions>) => {
+    const target = new URL(base);
+    const proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
+    const t = await createTestApp({ schema: schema.schema, url: proxy.urlFor(base), appName, poolTimeoutMs: 500, ...options });
+    return { proxy, t };
+  };
 
   beforeAll(async () => {
     schema = await createTestSchema('outage');
@@ -73,15 +81,7 @@ describe('database trouble', () => {
   });
 
   it('answers 503 with Retry-After while the database is unreachable, stays live, and resumes after', async () => {
-    const target = new URL(base);
-    const proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
-    const t = await createTestApp({
-      schema: schema.schema,
-      url: proxy.urlFor(base),
-      providers: handlers(),
-      appName: 'outage-proxy',
-      poolTimeoutMs: 500,
-    });
+    const { proxy, t } = await behindProxy('outage-proxy', { providers: handlers() });
     const server = t.app.getHttpServer();
     const errors = jest.spyOn(Logger.prototype, 'error');
     const warnings = jest.spyOn(Logger.prototype, 'warn');
@@ -134,14 +134,8 @@ describe('database trouble', () => {
   });
 
   it('writes the outcome of a job that finished during an outage longer than its lease, instead of rescuing it', async () => {
-    const target = new URL(base);
-    const proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
-    const t = await createTestApp({
-      schema: schema.schema,
-      url: proxy.urlFor(base),
+    const { proxy, t } = await behindProxy('outage-lease', {
       providers: [GatedHandler],
-      appName: 'outage-lease',
-      poolTimeoutMs: 500,
       engine: { leaseMs: 2_000, heartbeatIntervalMs: 500, maintenanceIntervalMs: 250 },
     });
     const row = async (id: string) =>
@@ -180,16 +174,7 @@ describe('database trouble', () => {
   });
 
   it('shuts down within the grace period and the final writes while the database is away, saying what was left', async () => {
-    const target = new URL(base);
-    const proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
-    const t = await createTestApp({
-      schema: schema.schema,
-      url: proxy.urlFor(base),
-      providers: [GatedHandler],
-      appName: 'outage-shutdown',
-      poolTimeoutMs: 500,
-      engine: { shutdownGraceMs: 500 },
-    });
+    const { proxy, t } = await behindProxy('outage-shutdown', { providers: [GatedHandler], engine: { shutdownGraceMs: 500 } });
     const warnings = jest.spyOn(Logger.prototype, 'warn');
     try {
       gate.started = false;
