@@ -16,8 +16,8 @@ export class DatabaseOutages {
     this.lastSeenAt = performance.now();
   }
 
-  /** Whether the database was found unreachable at or after `at` (performance.now()). */
+  /** Whether the database was found unreachable after `at` (performance.now(); -Infinity for ever). */
   seenSince(at: number): boolean {
-    return this.lastSeenAt >= at;
+    return this.lastSeenAt > at;
   }
 }
