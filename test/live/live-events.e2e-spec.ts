@@ -87,6 +87,9 @@ describe.each(['express', 'fastify'] as const)('Live events (GET /events) across
 
     const resumed = await open('/events?queue=resume', { ...asProducer, 'Last-Event-ID': lastId });
     await resumed.waitForJob((e) => e.id === missed.id && e.status === 'CANCELLED', 'the missed cancel');
+    // The catch-up matches the type whatever its case, as the live filter does.
+    const byType = await open('/events?queue=resume&type=gated', { ...asProducer, 'Last-Event-ID': lastId });
+    await byType.waitForJob((e) => e.id === missed.id && e.status === 'CANCELLED', 'the missed cancel, by type');
   });
 
   it("streams one job's events from its current state (GET /jobs/:id/events); 404 for an unknown job", async () => {

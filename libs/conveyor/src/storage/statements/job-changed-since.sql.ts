@@ -24,7 +24,7 @@ export function jobChangedSince(t: SqlTables, f: JobChangedSinceFilter): Stateme
 SELECT id, status, queue, type, ${epochMicrosSql('updated_at')} AS at_us, progress
 FROM ${t.jobs}
 WHERE updated_at > 'epoch'::timestamptz + $1::bigint * interval '1 microsecond'
-  AND ($2::text IS NULL OR queue = $2) AND ($3::text IS NULL OR type = $3) AND ($4::text IS NULL OR status = $4)
+  AND ($2::text IS NULL OR queue = $2) AND ($3::text IS NULL OR lower(type) = lower($3)) AND ($4::text IS NULL OR status = $4)
   AND ($5::uuid IS NULL OR id = $5)
 ORDER BY updated_at, id
 LIMIT $6`,
