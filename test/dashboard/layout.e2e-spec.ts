@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { Job, JobStatus } from '@conveyor/core';
+import { Injectable } from '@nestjs/common';
+import { Job, JobHandler, JobStatus } from '@conveyor/core';
 import { ControlledHandler, HandlerControls } from '../http/support/controlled.handler';
 import { createRestTestApp, RestTestApp } from '../http/support/rest-test-app';
 import { ENSURE_CHROMIUM_TIMEOUT_MS } from '../support/ensure-chromium';
@@ -8,6 +9,15 @@ import { waitFor } from '../support/wait-for';
 import { launchBrowser, openPage, useApiKey } from './support/dashboard-browser';
 
 const ADMIN = `admin-${randomBytes(16).toString('hex')}`;
+/** The longest queue name and job type the API takes: single words of 200 characters, nowhere to wrap. */
+const LONGEST_QUEUE = `q${'_long'.repeat(39)}_end`;
+const LONGEST_TYPE = `T${'_LONG'.repeat(39)}_END`;
+@Injectable()
+@JobHandler(LONGEST_TYPE)
+class LongestTypeHandler {
+  handle(): void {}
+}
+
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 };
 
 /** The key field's placeholder width and the room inside the field, in px (evaluated in the page). */
@@ -43,6 +53,7 @@ describe.each(['express', 'fastify'] as const)('Dashboard layout on %s (headless
   let t: RestTestApp;
   let browser: Browser;
   let job: Job;
+  let longest: Job;
 
   const post = (path: string, body: unknown = {}) =>
     t
@@ -76,7 +87,7 @@ describe.each(['express', 'fastify'] as const)('Dashboard layout on %s (headless
     browser = await launchBrowser();
     t = await createRestTestApp(`dashboard_layout_${platform}`, {
       platform,
-      providers: [HandlerControls, ControlledHandler],
+      providers: [HandlerControls, ControlledHandler, LongestTypeHandler],
       httpOptions: { apiKeys: [{ role: 'admin', key: ADMIN }] },
     });
     // A DEAD job with a long error and payload, so the job view has every section filled.
@@ -90,6 +101,7 @@ describe.each(['express', 'fastify'] as const)('Dashboard layout on %s (headless
     });
     await waitFor(async () => (await t.statusOf(job.id)) === JobStatus.DEAD, { message: 'the job to be DEAD' });
     await submit({ type: 'TEST_RECORD', payload: {}, queue: 'layout-scheduled', delayMs: 3_600_000 });
+    longest = await submit({ type: LONGEST_TYPE, payload: {}, queue: LONGEST_QUEUE, delayMs: 3_600_000 });
   }, ENSURE_CHROMIUM_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {
@@ -136,6 +148,29 @@ describe.each(['express', 'fastify'] as const)('Dashboard layout on %s (headless
       for (const selector of ['#key-clear', '#key-state']) {
         const box = (await page.locator(selector).boundingBox())!;
         expect({ selector, inside: box.x + box.width <= width }).toEqual({ selector, inside: true });
+      }
+    });
+  });
+
+  it.each([1280, 1366])('at %i px the longest queue name and job type wrap rather than push a view sideways', async (width) => {
+    await withPage({ viewport: { width, height: 800 } }, async (page) => {
+      for (const view of [
+        { hash: '#/queues', shown: `#queues-table tr[data-queue="${LONGEST_QUEUE}"]` },
+        { hash: `#/jobs?queue=${LONGEST_QUEUE}`, shown: `#jobs-table tbody tr` },
+        { hash: `#/jobs/${longest.id}`, shown: '.facts' },
+      ]) {
+        await page.goto(`/dashboard${view.hash}`);
+        await page.locator(view.shown).first().waitFor();
+        // Strings, evaluated in the page: the tests are compiled without the DOM's types.
+        const [scrollWidth, clientWidth] = (await page.evaluate(
+          '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+        )) as [number, number];
+        expect({ view: view.hash, scrollWidth }).toEqual({ view: view.hash, scrollWidth: clientWidth });
+        // Nor does a table scroll inside its card: its last column is on screen.
+        const right = (await page.evaluate(
+          `Math.max(0, ...[...document.querySelectorAll('.table th')].map((th) => th.getBoundingClientRect().right))`,
+        )) as number;
+        expect({ view: view.hash, inside: right <= clientWidth }).toEqual({ view: view.hash, inside: true });
       }
     });
   });

@@ -96,7 +96,7 @@ export async function renderJob(root, ctx, id) {
       h(
         'div',
         {},
-        h('h1', {}, job.type, ' ', badge(job.status)),
+        h('h1', {}, h('span', { class: 'job-type' }, job.type), badge(job.status)),
         h('p', { class: 'muted mono job-id-line' }, h('span', { id: 'job-id' }, job.id), copyIdButton(job.id)),
       ),
       h('div', { class: 'head-actions' }, jobActions(job, ctx, { small: false })),

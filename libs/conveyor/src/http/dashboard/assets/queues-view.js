@@ -61,7 +61,7 @@ function queueRow(q, minutes, ctx) {
   return h(
     'tr',
     { 'data-queue': q.name },
-    h('td', {}, h('a', { class: 'queue-name', href: `#/jobs${query({ queue: q.name })}` }, q.name)),
+    h('td', {}, h('a', { class: 'queue-name ident', href: `#/jobs${query({ queue: q.name })}` }, q.name)),
     h(
       'td',
       {},

@@ -50,7 +50,7 @@ function scheduleRow(s, ctx) {
     h(
       'td',
       {},
-      h('a', { class: 'queue-name', href: `#/jobs${query({ key: `cron:${s.name}:` })}`, title: 'Jobs of this schedule' }, s.name),
+      h('a', { class: 'queue-name ident', href: `#/jobs${query({ key: `cron:${s.name}:` })}`, title: 'Jobs of this schedule' }, s.name),
     ),
     h(
       'td',
@@ -58,7 +58,17 @@ function scheduleRow(s, ctx) {
       h('code', { class: 'mono', 'data-cron': '' }, s.cron),
       s.timezone === 'UTC' ? null : h('span', { class: 'muted' }, ` ${s.timezone}`),
     ),
-    h('td', {}, s.type, h('span', { class: 'muted' }, ' in '), h('a', { href: `#/jobs${query({ queue: s.queue })}` }, s.queue)),
+    h(
+      'td',
+      {},
+      h(
+        'span',
+        { class: 'ident' },
+        s.type,
+        h('span', { class: 'muted' }, ' in '),
+        h('a', { href: `#/jobs${query({ queue: s.queue })}` }, s.queue),
+      ),
+    ),
     h(
       'td',
       {},
