@@ -14,6 +14,7 @@ import { channelFor, SqlTables, sqlTablesFor } from './sql-tables';
 import { guardPooledClients, KEEPALIVE_IDLE_MS } from './pooled-client-guard';
 import { QueryOptions, SqlResult, SqlRunner, STATEMENT_DEADLINE_MS } from './sql-runner.interface';
 import { withinDeadline } from './statement-deadline';
+import { TRANSACTION_BEGIN_SQL } from './transaction-begin';
 
 /**
  * The engine's handle on PostgreSQL. TypeORM owns the connection pool; the engine's own statements go
@@ -137,8 +138,10 @@ export class ConveyorDatabase {
   }
 
   /**
-   * Runs `work` in a transaction on one pooled connection; each statement has its deadline. `work` is told the
-   * backend it runs on, the sender of the NOTIFYs its statements queue for the commit.
+   * Runs `work` in a transaction on one pooled connection; each statement has its deadline, and the server ends
+   * the transaction when it waits too long for the next one (transaction-begin.ts), so a client cut off midway does
+   * not keep its locks. `work` is told the backend it runs on, the sender of the NOTIFYs its statements queue for
+   * the commit.
    */
   async transaction<T>(work: (tx: SqlRunner, backendPid: number) => Promise<T>): Promise<T> {
     const client = await this.connect();
@@ -147,7 +150,7 @@ export class ConveyorDatabase {
       query: <R>(text: string, values?: unknown[], options?: QueryOptions) => this.queryOn<R>(client, text, values, options),
     };
     try {
-      await tx.query('BEGIN');
+      await tx.query(TRANSACTION_BEGIN_SQL);
       const result = await work(tx, (client as PoolClient & { processID: number }).processID);
       await tx.query('COMMIT');
       return result;
