@@ -84,7 +84,7 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     });
     const heldAt = Date.now();
 
-    await waitFor(async () => (await newestTick()) > heldAt, { timeoutMs: 20_000, message: 'a tick after the cut to be enqueued' });
+    await waitFor(async () => (await newestTick()) > heldAt, { timeoutMs: 30_000, message: 'a tick after the cut to be enqueued' });
     const resumedMs = Date.now() - heldAt;
     const { rows } = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM conveyor_jobs GROUP BY idempotency_key HAVING count(*) > 1`,
@@ -93,5 +93,5 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     console.log(
       `a cron round cut off mid-transaction: the other host enqueued the next tick ${resumedMs} ms after the cut session took the lock`,
     );
-  }, 90_000);
+  }, 120_000);
 });

@@ -1,5 +1,3 @@
-import { STATEMENT_DEADLINE_MS } from './sql-runner.interface';
-
 /**
  * Longest the server keeps one of the engine's transactions open while it waits for the next statement; past it,
  * PostgreSQL ends the session (and with it the transaction and its locks).
@@ -7,10 +5,12 @@ import { STATEMENT_DEADLINE_MS } from './sql-runner.interface';
  * A host cut off between two statements of a transaction, by a network that silently drops its packets, leaves its
  * server session idle in that transaction, holding its locks (a cron schedule's row, new rows' unique keys) until
  * TCP gives up on the dead peer, many minutes later; every other instance that needs those locks waits as long.
- * The engine's own statements follow each other at once, and the client abandons a statement that goes unanswered
- * for {@link STATEMENT_DEADLINE_MS}: a session whose client has been silent that long mid-transaction has lost it.
+ * The engine's statements in a transaction follow each other with only Node's work between them; the most of it is a
+ * cron round's computing the ticks it owes, which near some daylight-saving changes takes seconds (cron-parser fails
+ * slowly, then the zone's wall clock is read). The limit leaves room for that, and for a busy event loop, since a
+ * transaction ended here fails the whole round; its retry would do the same work again.
  */
-export const TRANSACTION_IDLE_LIMIT_MS = STATEMENT_DEADLINE_MS;
+export const TRANSACTION_IDLE_LIMIT_MS = 15_000;
 
 /**
  * Opens a transaction whose session the server ends once it idles in it for {@link TRANSACTION_IDLE_LIMIT_MS}. One
