@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { JobStatus } from '@conveyor/core';
 import { Pool } from 'pg';
@@ -73,6 +73,29 @@ describe('enqueue in the caller’s transaction', () => {
       }),
     ).rejects.toThrow('rollback');
     const { rows } = await t.sql.query(`SELECT count(*)::int AS n FROM ${t.jobsTable} WHERE payload->>'a' IS NOT NULL`);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('a manager kept past its transaction is refused, and its job is in no other transaction', async () => {
+    let kept: EntityManager | undefined;
+    await dataSource.transaction(async (manager) => {
+      kept = manager;
+    });
+    // Its connection is back in the pool: here, most likely in this other caller's transaction, which rolls back.
+    const other = dataSource.createQueryRunner();
+    await other.startTransaction();
+    try {
+      await expect(t.jobs.enqueue('TEST_RECORD', { kept: 'late' }, { manager: kept })).rejects.toBeInstanceOf(
+        QueryRunnerAlreadyReleasedError,
+      );
+      await expect(t.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: { kept: 'late' } }], { manager: kept })).rejects.toBeInstanceOf(
+        QueryRunnerAlreadyReleasedError,
+      );
+    } finally {
+      await other.rollbackTransaction();
+      await other.release();
+    }
+    const { rows } = await t.sql.query(`SELECT count(*)::int AS n FROM ${t.jobsTable} WHERE payload->>'kept' = 'late'`);
     expect(rows[0].n).toBe(0);
   });
 });

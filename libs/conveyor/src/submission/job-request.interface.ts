@@ -19,7 +19,8 @@ export interface EnqueueOptions {
   uniqueKey?: string;
   /**
    * A transactional EntityManager (inside `dataSource.transaction(...)`): the job is inserted in
-   * that transaction and exists only if it commits.
+   * that transaction and exists only if it commits. Enqueue (and await) within the transaction: a manager whose
+   * transaction has ended is refused with TypeORM's `QueryRunnerAlreadyReleasedError`.
    */
   manager?: EntityManager;
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Client, ClientConfig, Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { CONVEYOR_DATA_SOURCE, CONVEYOR_OPTIONS } from '../../config/conveyor.constants';
 import { ConveyorOptions } from '../../config/conveyor-options.interface';
 import { PoolerMode } from '../../config/pooler-mode';
@@ -124,12 +124,18 @@ export class ConveyorDatabase {
   /**
    * A runner bound to the caller's transaction when `manager` is a transactional EntityManager,
    * so a job inserted through it exists only if that transaction commits; the pool otherwise.
+   *
+   * The statements bypass the QueryRunner's own checks, so its one that matters is repeated here: a released
+   * QueryRunner keeps its pg client, which is back in the pool and may be running another caller's transaction,
+   * so a manager whose transaction ended (kept past `dataSource.transaction`'s callback) is refused, as TypeORM
+   * refuses it, instead of inserting the job into whatever that connection runs now.
    */
   runnerFor(manager?: EntityManager): SqlRunner {
     const queryRunner = manager?.queryRunner;
     if (!queryRunner) return this.pool;
     return {
       query: async <R>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> => {
+        if (queryRunner.isReleased) throw new QueryRunnerAlreadyReleasedError();
         const client = (await queryRunner.connect()) as PoolClient;
         const res = await client.query(queryConfig(text, values, { rowMode: options?.rowMode }, false));
         return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
