@@ -21,15 +21,15 @@ import { ClaimedJob, ClaimRequest, FailureReport, LeaseReport, OutcomeReport, Pr
 /** Options of `waitFor`. */
 export interface WaitForJobOptions {
   /** Give up after this long (default 60 000 ms; Infinity never) with a WaitForJobTimeoutError. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Pause between polls, when polling (default 500 ms, at least 1). */
-  intervalMs?: number;
-  signal?: AbortSignal;
+  intervalMs?: number | undefined;
+  signal?: AbortSignal | undefined;
   /**
    * Follow the job's live events (`GET /jobs/:id/events`) instead of polling (default true). Without them (an older
    * server, a proxy that refuses event streams, a dropped connection) it polls.
    */
-  live?: boolean;
+  live?: boolean | undefined;
 }
 
 /**
@@ -50,13 +50,16 @@ export class ConveyorClient {
   }
 
   /** Submits one job. Repeating an idempotency key with the same request returns the earlier job. */
-  submit<P>(request: JobRequest<P>, options: { idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<Job<P>> {
+  submit<P>(
+    request: JobRequest<P>,
+    options: { idempotencyKey?: string | undefined; signal?: AbortSignal | undefined } = {},
+  ): Promise<Job<P>> {
     const headers: Record<string, string> = options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {};
     return this.http.request('POST', '/jobs', { body: toWire(request), headers, signal: options.signal });
   }
 
   /** Submits many jobs, all or nothing; the answer is in request order. */
-  async submitBatch(requests: JobRequest[], options: { signal?: AbortSignal } = {}): Promise<Job[]> {
+  async submitBatch(requests: JobRequest[], options: { signal?: AbortSignal | undefined } = {}): Promise<Job[]> {
     const res = await this.http.request<{ jobs: Job[] }>('POST', '/jobs/batch', {
       body: { jobs: requests.map(toWire) },
       signal: options.signal,
@@ -64,12 +67,12 @@ export class ConveyorClient {
     return res.jobs;
   }
 
-  get<P = unknown, R = unknown>(id: string, options: { signal?: AbortSignal } = {}): Promise<Job<P, R>> {
+  get<P = unknown, R = unknown>(id: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Job<P, R>> {
     return this.http.request('GET', `/jobs/${encodeURIComponent(id)}`, { signal: options.signal });
   }
 
   /** One page, newest first; pass the answer's `nextCursor` as `cursor` for the next one. */
-  list(filter: ListJobsFilter = {}, options: { signal?: AbortSignal } = {}): Promise<JobPage> {
+  list(filter: ListJobsFilter = {}, options: { signal?: AbortSignal | undefined } = {}): Promise<JobPage> {
     const { payload, createdFrom, createdTo, ...rest } = filter;
     const time = (t: Date | string | undefined) => (t instanceof Date ? t.toISOString() : t);
     const query = { ...rest, payload: payload && JSON.stringify(payload), createdFrom: time(createdFrom), createdTo: time(createdTo) };
@@ -202,7 +205,11 @@ export class ConveyorClient {
   }
 
   /** Claims up to `max` ready jobs of a queue for an external worker. Needs a worker key. */
-  async claim<P = unknown>(queue: string, request: ClaimRequest, options: { signal?: AbortSignal } = {}): Promise<ClaimedJob<P>[]> {
+  async claim<P = unknown>(
+    queue: string,
+    request: ClaimRequest,
+    options: { signal?: AbortSignal | undefined } = {},
+  ): Promise<ClaimedJob<P>[]> {
     const res = await this.http.request<{ jobs: ClaimedJob<P>[] }>('POST', `/queues/${encodeURIComponent(queue)}/claim`, {
       body: request,
       signal: options.signal,

@@ -100,35 +100,35 @@ export interface JobProgress {
 export interface JobRequest<P = unknown> {
   type: string;
   payload: P;
-  queue?: string;
+  queue?: string | undefined;
   /** Lower runs first (default 0). */
-  priority?: number;
+  priority?: number | undefined;
   /** When to run: a Date, or an ISO date-time with offset. */
-  runAt?: Date | string;
-  delayMs?: number;
-  maxAttempts?: number;
-  idempotencyKey?: string;
+  runAt?: Date | string | undefined;
+  delayMs?: number | undefined;
+  maxAttempts?: number | undefined;
+  idempotencyKey?: string | undefined;
   /** At most one waiting or running job per (type, uniqueKey): while one exists, the submission answers it. */
-  uniqueKey?: string;
+  uniqueKey?: string | undefined;
 }
 
 /** Filters of `list`; `cursor` is the `nextCursor` of the previous page. */
 export interface ListJobsFilter {
-  status?: JobStatus;
+  status?: JobStatus | undefined;
   /** The job type, whatever the case. */
-  type?: string;
-  queue?: string;
+  type?: string | undefined;
+  queue?: string | undefined;
   /** Text within the idempotency key. */
-  key?: string;
+  key?: string | undefined;
   /** An object the payload contains (JSON containment): `{ customerId: 42 }`. */
-  payload?: Record<string, unknown>;
+  payload?: Record<string, unknown> | undefined;
   /** Created at or after (a Date, or ISO 8601 with a zone). */
-  createdFrom?: Date | string;
+  createdFrom?: Date | string | undefined;
   /** Created at or before. */
-  createdTo?: Date | string;
+  createdTo?: Date | string | undefined;
   /** Page size, 1-500 (the server's default is 50). */
-  limit?: number;
-  cursor?: string;
+  limit?: number | undefined;
+  cursor?: string | undefined;
 }
 
 /** What `bulk` can do to chosen jobs. */

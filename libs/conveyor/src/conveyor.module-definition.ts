@@ -6,7 +6,7 @@ import { ConveyorOptionsInput } from './config/validate-conveyor-options';
 /** Options known when the module is defined (needed to wire providers, so they cannot be async). */
 export interface ConveyorModuleExtras {
   /** TypeORM DataSource to store jobs in; the default one when omitted. */
-  dataSourceName?: string;
+  dataSourceName?: string | undefined;
 }
 
 /**

@@ -3,28 +3,28 @@ import { ClaimedJob } from '../worker-protocol.types';
 
 /** How `runWorker` reaches the server and paces itself. Give `client`, or `baseUrl` (and `apiKey`). */
 export interface RunWorkerOptions {
-  client?: ConveyorClient;
-  baseUrl?: string;
+  client?: ConveyorClient | undefined;
+  baseUrl?: string | undefined;
   /** A key with the `worker` (or `admin`) role, when the server has API keys configured. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Names this worker in the jobs it holds and their error history (default host:pid:random). */
-  workerId?: string;
+  workerId?: string | undefined;
   /** Jobs handled at once (default 1); each claim asks for the free slots only. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Only these of the server's external types (default: all of them). */
-  types?: string[];
+  types?: string[] | undefined;
   /** Lease per job (default 30 000 ms): the job is rescued this long after the last heartbeat. */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
   /** Heartbeat period per running job (default a third of `leaseMs`). */
-  heartbeatIntervalMs?: number;
+  heartbeatIntervalMs?: number | undefined;
   /** Pause after an empty claim: starts at `minMs`, doubles up to `maxMs` (default 100 → 5 000 ms). */
-  idleBackoff?: { minMs: number; maxMs: number };
+  idleBackoff?: { minMs: number; maxMs: number } | undefined;
   /** On stop, how long running handlers may finish before their jobs are handed back (default 10 000 ms). */
-  shutdownGraceMs?: number;
+  shutdownGraceMs?: number | undefined;
   /** Aborting it stops the worker, like `stop()`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Told about errors the worker survives (a failed claim or report); default: console.warn. */
-  onError?: (error: unknown, job?: ClaimedJob) => void;
+  onError?: ((error: unknown, job?: ClaimedJob) => void) | undefined;
 }
 
 /** A running worker. */

@@ -9,9 +9,15 @@ import { checkBackoff, checkConcurrency, checkMaxAttempts, checkTimeoutMs, defin
 import { isPostgresUrl } from './postgres-url';
 
 /** What a caller may pass: any subset, with backoff partial too. */
-export type ConveyorOptionsInput = Partial<Omit<ConveyorOptions, 'backoff'>> & {
-  backoff?: Partial<ConveyorOptions['backoff']>;
+export type ConveyorOptionsInput = OptionalFields<Omit<ConveyorOptions, 'backoff'>> & {
+  backoff?: OptionalFields<ConveyorOptions['backoff']> | undefined;
 };
+
+/**
+ * Every field optional, and `undefined` taken for absent (the option's default): validation drops undefined
+ * fields, so a host compiling with `exactOptionalPropertyTypes` may pass `process.env.X` or a maybe-missing value.
+ */
+type OptionalFields<T> = { [K in keyof T]?: T[K] | undefined };
 
 /** Every option's name; the compiler checks the list against ConveyorOptions, both ways. */
 const OPTION_NAMES: ReadonlySet<string> = new Set(

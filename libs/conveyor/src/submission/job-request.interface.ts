@@ -2,27 +2,27 @@ import { EntityManager } from 'typeorm';
 
 /** Options of an in-code enqueue; the same fields a REST submission carries. */
 export interface EnqueueOptions {
-  queue?: string;
+  queue?: string | undefined;
   /** Lower runs first. Default 0. */
-  priority?: number;
+  priority?: number | undefined;
   /** Run no earlier than this. */
-  runAt?: Date | string;
+  runAt?: Date | string | undefined;
   /** Run no earlier than this many ms from now (database clock). */
-  delayMs?: number;
-  maxAttempts?: number;
+  delayMs?: number | undefined;
+  maxAttempts?: number | undefined;
   /** Submitting twice with one key creates one job. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   /**
    * At most one waiting or running job per (type, uniqueKey): while one exists, enqueueing with the key
    * returns that job instead of creating another; once it finished, the key is free again.
    */
-  uniqueKey?: string;
+  uniqueKey?: string | undefined;
   /**
    * A transactional EntityManager (inside `dataSource.transaction(...)`): the job is inserted in
    * that transaction and exists only if it commits. Enqueue (and await) within the transaction: a manager whose
    * transaction has ended is refused with TypeORM's `QueryRunnerAlreadyReleasedError`.
    */
-  manager?: EntityManager;
+  manager?: EntityManager | undefined;
 }
 
 /** A full submission: what `POST /jobs` takes. */
