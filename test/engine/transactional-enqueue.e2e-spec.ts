@@ -1,6 +1,6 @@
 import { DataSource, EntityManager, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { JobStatus } from '@conveyor/core';
+import { IdempotencyConflictError, JobStatus } from '@conveyor/core';
 import { Pool } from 'pg';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -97,5 +97,22 @@ describe('enqueue in the caller’s transaction', () => {
     }
     const { rows } = await t.sql.query(`SELECT count(*)::int AS n FROM ${t.jobsTable} WHERE payload->>'kept' = 'late'`);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('a key taken inside the transaction is answered without failing it: the holder, or a typed conflict', async () => {
+    const holder = await t.jobs.enqueue('TEST_RECORD', { key: 'first' }, { idempotencyKey: 'tx-key', delayMs: 60_000 });
+    const answers = await dataSource.transaction(async (manager) => {
+      await manager.query(`INSERT INTO "${schema.schema}".orders (item) VALUES ('before-conflict')`);
+      const same = await t.jobs.enqueue('TEST_RECORD', { key: 'first' }, { manager, idempotencyKey: 'tx-key', delayMs: 60_000 });
+      const different = t.jobs.enqueue('TEST_RECORD', { key: 'second' }, { manager, idempotencyKey: 'tx-key' });
+      await expect(different).rejects.toBeInstanceOf(IdempotencyConflictError);
+      await manager.query(`INSERT INTO "${schema.schema}".orders (item) VALUES ('after-conflict')`);
+      return same.id;
+    });
+    expect(answers).toBe(holder.id);
+    const orders = await t.sql.query(`SELECT item FROM "${schema.schema}".orders WHERE item LIKE '%-conflict' ORDER BY item`);
+    expect(orders.rows.map((r: { item: string }) => r.item)).toEqual(['after-conflict', 'before-conflict']);
+    const { rows } = await t.sql.query(`SELECT id FROM ${t.jobsTable} WHERE idempotency_key = 'tx-key'`);
+    expect(rows).toEqual([{ id: holder.id }]);
   });
 });
