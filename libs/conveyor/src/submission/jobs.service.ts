@@ -30,7 +30,7 @@ import { EnqueueOptions, JobRequest, SubmitResult } from './job-request.interfac
 import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
 import { JobRequestValidator } from './job-request.validator';
 import { LOCAL_PICKUP, LocalPickup } from './local-pickup.port';
-import { JobStatus } from '../job/job-status';
+import { CLAIMABLE_STATUSES, JobStatus, TERMINAL_STATUSES } from '../job/job-status';
 import { SharedInsertAnswer, SharedInsertService } from './shared-insert.service';
 import { committedTransaction } from './insert-rows';
 import { rowsPerStatement } from './statement-budget';
@@ -190,15 +190,16 @@ export class JobsService {
    * told through its AbortSignal, on whichever instance runs it (see jobCancel), and its outcome is not stored.
    */
   async cancel(id: string): Promise<Job> {
-    const { rows } = await run<JobRow>(this.db.pool, jobCancel(this.db.tables, id, this.db.channel));
-    if (rows.length === 1) {
-      const job = mapJobRow(rows[0]);
-      this.live.announce([{ id: job.id, status: job.status }]);
-      this.events.emit('cancelled', job);
-      return job;
-    }
-    const job = await this.get(id);
-    throw new JobStateConflictError(MESSAGES.cannotCancel(job.status), job.status);
+    const row = await this.inAcceptedState(
+      id,
+      CANCELLABLE,
+      MESSAGES.cannotCancel,
+      async () => (await run<JobRow>(this.db.pool, jobCancel(this.db.tables, id, this.db.channel))).rows,
+    );
+    const job = mapJobRow(row);
+    this.live.announce([{ id: job.id, status: job.status }]);
+    this.events.emit('cancelled', job);
+    return job;
   }
 
   /**
@@ -206,15 +207,16 @@ export class JobsService {
    * JobStateConflictError in other states.
    */
   async runNow(id: string): Promise<Job> {
-    const { rows } = await run<JobRow>(this.db.pool, jobRunNow(this.db.tables, id));
-    if (rows.length === 1) {
-      await run(this.db.pool, jobsNotifyReady(this.db.channel));
-      const job = mapJobRow(rows[0]);
-      this.live.announce([{ id: job.id, status: job.status }]);
-      return job;
-    }
-    const job = await this.get(id);
-    throw new JobStateConflictError(MESSAGES.cannotRunNow(job.status), job.status);
+    const row = await this.inAcceptedState(
+      id,
+      CLAIMABLE_STATUSES,
+      MESSAGES.cannotRunNow,
+      async () => (await run<JobRow>(this.db.pool, jobRunNow(this.db.tables, id))).rows,
+    );
+    await run(this.db.pool, jobsNotifyReady(this.db.channel));
+    const job = mapJobRow(row);
+    this.live.announce([{ id: job.id, status: job.status }]);
+    return job;
   }
 
   /**
@@ -222,19 +224,17 @@ export class JobsService {
    * UniqueKeyConflictError when a newer waiting or running job holds this job's unique key.
    */
   async retry(id: string): Promise<Job> {
-    const rows = await run<JobRow>(this.db.pool, jobRetry(this.db.tables, id)).then(
-      (res) => res.rows,
-      async (err: unknown) => {
-        throw isUniqueViolation(err, UNIQUE_KEY_INDEX) ? await this.uniqueKeyConflict(id) : err;
-      },
+    const row = await this.inAcceptedState(id, RETRYABLE, MESSAGES.cannotRetry, () =>
+      run<JobRow>(this.db.pool, jobRetry(this.db.tables, id)).then(
+        (res) => res.rows,
+        async (err: unknown) => {
+          throw isUniqueViolation(err, UNIQUE_KEY_INDEX) ? await this.uniqueKeyConflict(id) : err;
+        },
+      ),
     );
-    if (rows.length === 1) {
-      await run(this.db.pool, jobsNotifyReady(this.db.channel));
-      this.live.announce([{ id: rows[0].id as string, status: JobStatus.PENDING }]);
-      return mapJobRow(rows[0]);
-    }
-    const job = await this.get(id);
-    throw new JobStateConflictError(MESSAGES.cannotRetry(job.status), job.status);
+    await run(this.db.pool, jobsNotifyReady(this.db.channel));
+    this.live.announce([{ id: row.id as string, status: JobStatus.PENDING }]);
+    return mapJobRow(row);
   }
 
   private async uniqueKeyConflict(id: string): Promise<UniqueKeyConflictError> {
@@ -247,15 +247,48 @@ export class JobsService {
 
   /** Deletes a job in a terminal state (DEAD jobs are kept until an operator retries or purges them). */
   async purge(id: string): Promise<void> {
-    const { rows } = await run<{ id: string; queue: string; type: string }>(this.db.pool, jobDeleteFinished(this.db.tables, id));
-    if (rows.length === 1) return this.live.announce([{ id, status: DELETED, queue: rows[0].queue, type: rows[0].type }]);
-    const job = await this.get(id);
-    throw new JobStateConflictError(MESSAGES.cannotPurge(job.status), job.status);
+    const row = await this.inAcceptedState(
+      id,
+      TERMINAL_STATUSES,
+      MESSAGES.cannotPurge,
+      async () => (await run<{ id: string; queue: string; type: string }>(this.db.pool, jobDeleteFinished(this.db.tables, id))).rows,
+    );
+    this.live.announce([{ id, status: DELETED, queue: row.queue, type: row.type }]);
+  }
+
+  /**
+   * Runs a state-guarded statement (one row back when it applied) until it applies or the job is in a state it
+   * refuses; JobStateConflictError naming that state, JobNotFoundError when the job is gone. The statement's WHERE
+   * sees the row as of its snapshot, so a change committed between the snapshot and the scan (a retry making a DEAD
+   * job PENDING while a cancel starts) makes it miss a job that now qualifies: the read after it then shows an
+   * accepted state, and the statement runs again on a fresh snapshot. Each new try follows another committed
+   * change of the job, so the bound is only a guard against a job that changes state without end.
+   */
+  private async inAcceptedState<R>(
+    id: string,
+    accepted: readonly JobStatus[],
+    refusal: (status: string) => string,
+    apply: () => Promise<R[]>,
+  ): Promise<R> {
+    for (let tries = 1; ; tries++) {
+      const rows = await apply();
+      if (rows.length === 1) return rows[0];
+      const job = await this.get(id);
+      if (!accepted.includes(job.status) || tries === MAX_STATE_GUARD_TRIES) {
+        throw new JobStateConflictError(refusal(job.status), job.status);
+      }
+    }
   }
 
   /** Statuses as stored; exported for callers that want to check a filter value. */
   static readonly statuses = Object.values(JobStatus);
 }
+
+/** States each operator action applies to; the statements (job-cancel, job-retry) guard the same ones. */
+const CANCELLABLE: readonly JobStatus[] = [...CLAIMABLE_STATUSES, JobStatus.RUNNING];
+const RETRYABLE: readonly JobStatus[] = [JobStatus.DEAD, JobStatus.CANCELLED];
+/** Tries of a state-guarded action whose job kept moving into an accepted state (see inAcceptedState). */
+const MAX_STATE_GUARD_TRIES = 5;
 
 /** Fields named in a batch's error message; the details list every one. */
 const MESSAGE_FIELDS = 10;
