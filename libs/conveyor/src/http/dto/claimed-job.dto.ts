@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { anyJsonSchema } from './any-json.schema';
 
 /**
  * One claimed job, as `POST /queues/:queue/claim` answers it: what a worker needs to run it, and the lease it
@@ -9,7 +10,7 @@ export class ClaimedJobDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() queue: string;
   @ApiProperty() type: string;
-  @ApiProperty({ description: 'The payload as submitted (any JSON).' }) payload: unknown;
+  @ApiProperty({ ...anyJsonSchema(), description: 'The payload as submitted (any JSON).' }) payload: unknown;
   @ApiProperty() priority: number;
   @ApiProperty({ description: 'This attempt (1 for the first run).' }) attempts: number;
   @ApiProperty() maxAttempts: number;

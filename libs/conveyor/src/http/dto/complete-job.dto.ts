@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsUUID } from 'class-validator';
+import { anyJsonSchema } from './any-json.schema';
 
 /** Body of `POST /jobs/:id/complete`. */
 export class CompleteJobDto {
@@ -7,7 +8,10 @@ export class CompleteJobDto {
   @IsUUID()
   leaseToken: string;
 
-  @ApiPropertyOptional({ description: "Any JSON value, stored as the job's result (null when omitted)." })
+  @ApiPropertyOptional({
+    ...anyJsonSchema({ nullable: true }),
+    description: "Any JSON value, stored as the job's result (null when omitted).",
+  })
   @Allow()
   result?: unknown;
 }

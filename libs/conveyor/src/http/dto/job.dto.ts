@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JOB_ERROR_KINDS, JobErrorKind } from '../../job/job-error-kind';
 import { JOB_STATUSES, JobStatus } from '../../job/job-status';
 import { MAX_PROGRESS_DATA_BYTES } from '../../job/job-progress';
+import { anyJsonSchema } from './any-json.schema';
 
 /** One attempt in a job's error history that did not complete (JobErrorEntry, for the OpenAPI document). */
 export class JobErrorEntryDto {
@@ -60,7 +61,11 @@ export class JobDto {
   @ApiProperty({ example: 'SEND_EMAIL' })
   type: string;
 
-  @ApiProperty({ description: 'The submitted payload, as stored (any JSON).', example: { to: 'ada@example.com', subject: 'Welcome' } })
+  @ApiProperty({
+    ...anyJsonSchema(),
+    description: 'The submitted payload, as stored (any JSON).',
+    example: { to: 'ada@example.com', subject: 'Welcome' },
+  })
   payload: unknown;
 
   @ApiProperty({ enum: JOB_STATUSES, enumName: 'JobStatus' })
@@ -84,7 +89,7 @@ export class JobDto {
   @ApiProperty({ type: String, nullable: true, description: 'Most recent error of any attempt.' })
   lastError: string | null;
 
-  @ApiProperty({ nullable: true, description: 'What the handler returned (any JSON).' })
+  @ApiProperty({ ...anyJsonSchema({ nullable: true }), description: 'What the handler returned (any JSON).' })
   result: unknown;
 
   @ApiProperty({ type: [JobErrorEntryDto], description: 'One entry per attempt that did not complete, oldest first.' })

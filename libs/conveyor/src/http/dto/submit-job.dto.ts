@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SubmitJobEnvelope } from '../../submission/envelope/submit-job-envelope';
+import { anyJsonSchema } from './any-json.schema';
 
 /**
  * Body of `POST /jobs` (and each item of `POST /jobs/batch`), for the OpenAPI document. The rules live in the
@@ -11,6 +12,7 @@ export class SubmitJobDto implements Required<SubmitJobEnvelope> {
   type: string;
 
   @ApiProperty({
+    ...anyJsonSchema(),
     description: "Any JSON, checked against the handler's payload class.",
     example: { to: 'ada@example.com', subject: 'Welcome' },
   })
