@@ -210,6 +210,44 @@ describe('OpenAPI document', () => {
       expect(fits(anyJson['JobDto.result'], null)).toBe(true);
     });
 
+    it('every field an answer gives as null is documented as admitting null, by OpenAPI 3.0 rules', async () => {
+      /** OpenAPI 3.0: `nullable` only widens a `type` in the same schema object; a referenced schema keeps its own. */
+      const admitsNull = (s: Schema): boolean => {
+        if (s.$ref) return admitsNull(schema(s.$ref.replace('#/components/schemas/', '')));
+        if (s.anyOf) return s.anyOf.some(admitsNull);
+        if (s.oneOf) return s.oneOf.filter(admitsNull).length === 1;
+        if (s.allOf && !s.allOf.every(admitsNull)) return false;
+        return s.nullable === true && s.type !== undefined;
+      };
+      const auth = { Authorization: `Bearer ${KEYS.admin}` };
+      const job = (await t.api().post('/jobs').set(auth).send({ type: 'TEST_RECORD', payload: {} }).expect(201)).body;
+      const bulk = (
+        await t
+          .api()
+          .post('/jobs/bulk/delete')
+          .set(auth)
+          .send({ ids: [randomUUID()] })
+          .expect(200)
+      ).body;
+      const nullFields = [
+        ...Object.keys(job)
+          .filter((k) => job[k] === null)
+          .map((k) => ['JobDto', k]),
+        ...Object.keys(bulk.results[0])
+          .filter((k) => bulk.results[0][k] === null)
+          .map((k) => ['BulkItemResultDto', k]),
+      ];
+      expect(nullFields).toEqual(
+        expect.arrayContaining([
+          ['JobDto', 'progress'],
+          ['JobDto', 'result'],
+          ['BulkItemResultDto', 'status'],
+        ]),
+      );
+      for (const [dto, field] of nullFields)
+        expect({ dto, field, admitsNull: admitsNull(schema(dto).properties![field]) }).toEqual({ dto, field, admitsNull: true });
+    });
+
     it('a job answer has exactly the documented fields', async () => {
       const auth = { Authorization: `Bearer ${KEYS.admin}` };
       const created = await t

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsUUID } from 'class-validator';
 import { BULK_ACTIONS } from '../../submission/bulk-actions.service';
-import { JOB_STATUSES, JobStatus } from '../../job/job-status';
+import { JobStatus } from '../../job/job-status';
+import { nullableRef } from './nullable-ref.schema';
 
 /** Most ids one bulk action takes; a bigger selection is sent in several requests. */
 export const MAX_BULK_IDS = 500;
@@ -21,9 +22,8 @@ export class BulkItemResultDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'Whether the action was applied to this job.' }) ok: boolean;
   @ApiProperty({
-    enum: JOB_STATUSES,
-    enumName: 'JobStatus',
-    nullable: true,
+    // The enum schema JobDto's status names (enumName).
+    ...nullableRef('JobStatus'),
     description: "The job's status now (null once deleted, or when there is no such job).",
   })
   status: JobStatus | null;

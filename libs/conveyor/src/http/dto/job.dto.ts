@@ -1,8 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JOB_ERROR_KINDS, JobErrorKind } from '../../job/job-error-kind';
 import { JOB_STATUSES, JobStatus } from '../../job/job-status';
 import { MAX_PROGRESS_DATA_BYTES } from '../../job/job-progress';
 import { anyJsonSchema } from './any-json.schema';
+import { nullableRef } from './nullable-ref.schema';
 
 /** One attempt in a job's error history that did not complete (JobErrorEntry, for the OpenAPI document). */
 export class JobErrorEntryDto {
@@ -48,6 +49,7 @@ export class JobProgressDto {
  * checks they are the same type). It has no lease token: only the claim's answer (ClaimedJobDto) carries one,
  * for the worker that made the claim.
  */
+@ApiExtraModels(JobProgressDto)
 export class JobDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -123,8 +125,7 @@ export class JobDto {
   finishedAt: Date | null;
 
   @ApiProperty({
-    type: JobProgressDto,
-    nullable: true,
+    ...nullableRef(JobProgressDto),
     description: 'What the current or latest attempt last reported of its progress; null before it reports any.',
   })
   progress: JobProgressDto | null;
