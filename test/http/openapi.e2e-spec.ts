@@ -170,6 +170,8 @@ describe('OpenAPI document', () => {
       };
       expect(enumOf(schema('JobDto').properties!.status)).toEqual([...JOB_STATUSES]);
       expect(enumOf(schema('JobErrorEntryDto').properties!.kind)).toEqual([...JOB_ERROR_KINDS]);
+      // The client types an error body's jobStatus as JobStatus: a generated client should too.
+      expect(enumOf(schema('ErrorBodyDto').properties!.jobStatus)).toEqual([...JOB_STATUSES]);
     });
 
     it('the claim is the only answer that documents a lease token', () => {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { JOB_STATUSES, JobStatus } from '../../job/job-status';
 
 /** One field of a request and what is wrong with it. */
 export class FieldProblemDto {
@@ -24,9 +25,11 @@ export class ErrorBodyDto {
   details?: FieldProblemDto[];
 
   @ApiPropertyOptional({
+    enum: JOB_STATUSES,
+    enumName: 'JobStatus',
     description:
       "On a 409 about a job's state: the state the job is in. `CANCELLED` on a worker's heartbeat or report: an operator cancelled the job; stop working on it.",
     example: 'CANCELLED',
   })
-  jobStatus?: string;
+  jobStatus?: JobStatus;
 }
