@@ -5,6 +5,7 @@ import { JobHandler, JobHandlerHost, JobStatus } from '@conveyor/core';
 import { countByStatus, invocationStats } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { FINAL_WRITES_MS } from '@conveyor/core/consumer/worker-pool.service';
+import { NotificationListener } from '@conveyor/core/consumer/notification-listener.service';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createTestApp, TestAppOptions } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
@@ -168,6 +169,35 @@ describe('database trouble', () => {
         errors: [],
       });
     } finally {
+      await t.close();
+      await proxy.stop();
+    }
+  });
+
+  it('logs an outage once, not at every failed claim or reconnection, and says when claiming is back', async () => {
+    const { proxy, t } = await behindProxy('outage-quiet', { providers: handlers(), engine: { pollIntervalMs: 50 } });
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
+    const notes = jest.spyOn(Logger.prototype, 'log');
+    const said = (spy: jest.SpyInstance, start: string) => spy.mock.calls.filter(([message]) => String(message).startsWith(start)).length;
+    try {
+      await waitFor(() => t.app.get(NotificationListener).isListening, { message: 'the LISTEN connection' });
+      proxy.cut();
+      // Every poll's claim and every reconnection of the LISTEN connection is refused while the database is away.
+      await waitFor(() => proxy.refused >= 40, { timeoutMs: 20_000, message: 'many refused connection attempts' });
+      expect(said(warnings, 'Claim failed, database unavailable:')).toBe(1);
+      expect(said(warnings, 'LISTEN connection lost')).toBe(1);
+
+      proxy.restore();
+      await waitFor(() => said(notes, 'Claiming again, after') === 1 && said(notes, 'Listening for new jobs again') === 1, {
+        timeoutMs: 20_000,
+        message: 'the log to say that claiming and listening are back',
+      });
+      const job = await t.jobs.enqueue('TEST_RECORD', {});
+      await waitFor(async () => (await t.jobs.get(job.id)).status === JobStatus.COMPLETED, { message: 'a job after the outage' });
+      expect(said(warnings, 'Claim failed, database unavailable:')).toBe(1);
+    } finally {
+      warnings.mockRestore();
+      notes.mockRestore();
       await t.close();
       await proxy.stop();
     }

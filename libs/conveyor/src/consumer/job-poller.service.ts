@@ -41,6 +41,11 @@ export class JobPoller implements ClaimWaker {
   private detach: (() => void) | null = null;
   private lastPoll: Date | null = null;
   private lastErrorMessage: string | null = null;
+  /**
+   * Claims that failed for want of the database since the last one that got through. Only the first of a run is
+   * logged: the poller retries every poll interval, and a line each time would flood the log for the whole outage.
+   */
+  private failedClaims = 0;
   private fallbackTimer: NodeJS.Timeout | null = null;
   /** performance.now() when the claim round in flight began; null between rounds. */
   private roundStartedAt: number | null = null;
@@ -186,6 +191,8 @@ export class JobPoller implements ClaimWaker {
         const { jobs } = claim;
         this.lastPoll = new Date();
         this.lastErrorMessage = null;
+        if (this.failedClaims > 0) this.logger.log(`Claiming again, after ${this.failedClaims} failed claims`);
+        this.failedClaims = 0;
         this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
         this.pool.accept(jobs, claimSentAt);
         if (jobs.length > 0 && this.live.watching) this.live.announceItems(claimedItems(claim));
@@ -208,7 +215,9 @@ export class JobPoller implements ClaimWaker {
       this.lastErrorMessage = (err as Error).message;
       if (isConnectionError(err)) {
         this.outages.seen();
-        this.logger.warn(`Claim failed, database unavailable: ${connectionErrorText(err)}`);
+        if (this.failedClaims++ === 0) {
+          this.logger.warn(`Claim failed, database unavailable: ${connectionErrorText(err)}; retrying quietly until a claim gets through`);
+        }
       } else this.logger.error(`Claim failed: ${(err as Error).stack ?? String(err)}`);
     } finally {
       this.fetching = false;

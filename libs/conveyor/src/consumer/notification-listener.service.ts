@@ -17,6 +17,8 @@ import { PICKUP_HOOKS, PickupHooks } from './pickup-hooks';
 const PROBE_EVERY_MS = 30_000;
 /** How long that round trip may take before the connection is abandoned. */
 const PROBE_DEADLINE_MS = 2000;
+/** Wait before the first reconnection attempt after the connection was lost. */
+const FIRST_RETRY_MS = 100;
 /** Longest wait between two reconnection attempts. */
 const MAX_RETRY_MS = 2000;
 
@@ -37,7 +39,7 @@ export class NotificationListener {
   private readonly logger = new Logger('Conveyor:Listener');
   private client: Client | null = null;
   private stopped = true;
-  private retryMs = 100;
+  private retryMs = FIRST_RETRY_MS;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private connected = false;
   private probeTimer: NodeJS.Timeout | null = null;
@@ -92,8 +94,8 @@ export class NotificationListener {
       await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.channel)}`);
       this.connected = true;
       this.watch.setListening(true);
-      if (this.retryMs > 100) this.logger.log('Listening for new jobs again');
-      this.retryMs = 100;
+      if (this.retryMs > FIRST_RETRY_MS) this.logger.log('Listening for new jobs again');
+      this.retryMs = FIRST_RETRY_MS;
       this.probeTimer ??= setInterval(() => void this.probe(), PROBE_EVERY_MS);
       this.trigger.jobsDueNow();
     } catch (err) {
@@ -143,7 +145,10 @@ export class NotificationListener {
     client.on('error', () => undefined);
     abandonConnection(client);
     if (this.stopped) return;
-    this.logger.warn(`LISTEN connection lost${err ? `: ${err.message}` : ''}; reconnecting in ${this.retryMs} ms`);
+    // Only the loss is logged, not each failed reconnection: while the database is away they come every few seconds.
+    if (this.retryMs === FIRST_RETRY_MS) {
+      this.logger.warn(`LISTEN connection lost${err ? `: ${err.message}` : ''}; reconnecting, quietly until it is back`);
+    }
     this.reconnectTimer = setTimeout(() => void this.connect(), this.retryMs);
     this.retryMs = Math.min(MAX_RETRY_MS, this.retryMs * 2);
   }

@@ -5,6 +5,8 @@ import { quoteIdent } from '../../storage/connections/quote';
 import { abandonConnection } from '../../storage/connections/statement-deadline';
 import { LiveItem } from '../live/live-event';
 
+/** Wait before the first reconnection attempt after the connection was lost. */
+const FIRST_RETRY_MS = 100;
 /** Longest wait between two reconnection attempts. */
 const MAX_RETRY_MS = 2000;
 
@@ -26,7 +28,7 @@ export class LiveListener {
   private readonly logger = new Logger('Conveyor:Live');
   private client: Client | null = null;
   private sink: LiveListenerSink | null = null;
-  private retryMs = 100;
+  private retryMs = FIRST_RETRY_MS;
   private reconnectTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly db: ConveyorDatabase) {}
@@ -63,7 +65,8 @@ export class LiveListener {
     try {
       await client.connect();
       await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.liveChannel)}`);
-      this.retryMs = 100;
+      if (this.retryMs > FIRST_RETRY_MS) this.logger.log('Live LISTEN connection back');
+      this.retryMs = FIRST_RETRY_MS;
       this.sink?.listening();
     } catch (err) {
       this.lost(client, err as Error);
@@ -87,7 +90,10 @@ export class LiveListener {
     client.on('error', () => undefined);
     abandonConnection(client);
     if (!this.sink) return;
-    this.logger.warn(`Live LISTEN connection lost${err ? `: ${err.message}` : ''}; reconnecting in ${this.retryMs} ms`);
+    // Only the loss is logged, not each failed reconnection: while the database is away they come every few seconds.
+    if (this.retryMs === FIRST_RETRY_MS) {
+      this.logger.warn(`Live LISTEN connection lost${err ? `: ${err.message}` : ''}; reconnecting, quietly until it is back`);
+    }
     this.reconnectTimer = setTimeout(() => void this.connect(), this.retryMs);
     this.retryMs = Math.min(MAX_RETRY_MS, this.retryMs * 2);
   }
