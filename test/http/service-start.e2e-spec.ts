@@ -61,4 +61,14 @@ describe('service start-up that cannot succeed', () => {
     expect(await service.exited).toBe(1);
     expect(service.output()).toMatch(/DATABASE_URL.*must be a connection URL/);
   }, 60_000);
+
+  it('stops on a DATABASE_URL whose password has a bare "%", naming the variable and the fix, never the password', async () => {
+    const url = new URL(process.env.CONVEYOR_TEST_DATABASE_URL!);
+    const service = spawnService({
+      env: { DATABASE_URL: `postgres://conveyor:50%off@${url.host}${url.pathname}`, OUTBOX_DIR: outbox },
+    });
+    expect(await service.exited).toBe(1);
+    expect(service.output()).toMatch(/DATABASE_URL: its user name or password has a "%" .* %25/);
+    expect(service.output()).not.toMatch(/URI malformed|50%off/);
+  }, 60_000);
 });

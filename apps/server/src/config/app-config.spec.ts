@@ -53,6 +53,14 @@ describe('loadAppConfig: API keys and rate limit', () => {
     }
   });
 
+  it('refuses a DATABASE_URL whose password has a bare "%", without repeating it; takes it percent-encoded', () => {
+    expect(() => loadAppConfig({ DATABASE_URL: 'postgres://app:50%off@db/app' })).toThrow(/DATABASE_URL: .*write "%" as %25/);
+    expect(() => loadAppConfig({ DATABASE_URL: 'postgres://app:50%off@db/app' })).not.toThrow(/50%off/);
+    for (const url of ['postgres://app:50%25off@db/app', 'postgres://app:p%40ss:w0rd@db:5432/app', 'postgres://app@db/app%zz']) {
+      expect(loadAppConfig({ DATABASE_URL: url }).app.databaseUrl).toBe(url);
+    }
+  });
+
   it('refuses a pool timeout that is no bound (0, negative, or beyond 10 minutes)', () => {
     for (const value of ['0', '-1', '600001']) expect(() => loadAppConfig({ DB_POOL_TIMEOUT_MS: value })).toThrow(/DB_POOL_TIMEOUT_MS/);
     expect(loadAppConfig({ DB_POOL_TIMEOUT_MS: '500' }).app.poolTimeoutMs).toBe(500);

@@ -10,6 +10,7 @@ import {
   LogFormat,
 } from '@conveyor/core';
 import { API_ROLES, ApiKeyOption, ApiRole } from '@conveyor/core/http';
+import { databaseUrlCredentialsProblem } from './database-url-credentials';
 import { ENV_SETTINGS, EnvSetting } from './env-settings';
 
 /** Settings of the service around the engine. */
@@ -169,6 +170,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const url = settings.databaseUrl;
   if (url !== undefined && !isPostgresUrl(url) && !url.startsWith('/') && !url.startsWith('socket:'))
     throw new EnvConfigError('DATABASE_URL', 'must be a connection URL such as postgres://user:password@host:5432/database');
+  const urlProblem = url !== undefined && isPostgresUrl(url) ? databaseUrlCredentialsProblem(url) : null;
+  if (urlProblem) throw new EnvConfigError('DATABASE_URL', urlProblem);
   if (settings.poolSize < 1 || settings.poolSize > 500) throw new EnvConfigError('DB_POOL_SIZE', 'must be between 1 and 500');
   // 0 would be pg's "wait for ever": a request must get its 503 instead of hanging on a full pool.
   if (settings.poolTimeoutMs < 1 || settings.poolTimeoutMs > 600_000)

@@ -31,7 +31,8 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     scope: 'app',
     embedded: "the TypeORM DataSource's `url`",
     default: '(embedded PostgreSQL)',
-    description: 'PostgreSQL connection URL; without it an embedded PostgreSQL starts with data in CONVEYOR_DATA_DIR',
+    description:
+      'PostgreSQL connection URL, with its user name and password percent-encoded (a "%" is %25); without it an embedded PostgreSQL starts with data in CONVEYOR_DATA_DIR',
   },
   {
     env: 'CONVEYOR_DATA_DIR',
