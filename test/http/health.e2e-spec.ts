@@ -1,5 +1,6 @@
 import { Job, JobStatus, WorkerOrchestrator } from '@conveyor/core';
 import { JobPoller } from '@conveyor/core/consumer/job-poller.service';
+import { ConveyorDatabase } from '@conveyor/core/storage/connections/conveyor-database.service';
 import { waitFor } from '../support/wait-for';
 import { ControlledHandler, HandlerControls } from './support/controlled.handler';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';
@@ -96,6 +97,36 @@ describe('health endpoints', () => {
       }
       const after = await t.api().get('/health/ready').expect(200);
       expect(after.body.info.queue).toMatchObject({ status: 'up', pending: expect.any(Number) });
+    });
+  });
+
+  describe('with every pooled connection held (long handlers or requests)', () => {
+    let t: RestTestApp;
+
+    beforeAll(async () => {
+      // The pool's own wait (poolTimeoutMs) outlasts the probe's 1 s, as the service's default (3 s) does.
+      t = await createRestTestApp('http_health_pool', { poolSize: 2, poolTimeoutMs: 10_000 });
+      await waitFor(() => t.app.get(JobPoller).lastPollAt, { message: 'the first poll' });
+    });
+
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    it('is not ready, and blames the pool rather than a database that answers', async () => {
+      const pg = t.app.get(ConveyorDatabase).pgPool;
+      const held = [await pg.connect(), await pg.connect()];
+      try {
+        const res = await t.api().get('/health/ready').expect(503);
+        const poolFull =
+          /^timed out after 1000 ms waiting for a pooled connection: all 2 are in use, \d+ waiting \(the database was not asked\)$/;
+        expect(res.body.error.database.message).toMatch(poolFull);
+        expect(res.body.error.migrations.message).toMatch(/^cannot tell: timed out after 1000 ms waiting for a pooled connection/);
+        expect((await t.sql.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      } finally {
+        for (const client of held) client.release();
+      }
+      await t.api().get('/health/ready').expect(200);
     });
   });
 

@@ -3,6 +3,7 @@ import { HealthCheckResult, HealthIndicatorResult, HealthIndicatorService } from
 import { CONVEYOR_OPTIONS } from '../../config/conveyor.constants';
 import { ConveyorOptions } from '../../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
+import { isPoolFull, poolMax } from '../../storage/connections/pool-checkouts';
 import { MigratorService } from '../../storage/migrations/migrator.service';
 import { JobPoller } from '../../consumer/job-poller.service';
 import { jobCountActive } from '../../storage/statements/job-count-active.sql';
@@ -13,11 +14,14 @@ import { EventLoopMonitor } from './event-loop-monitor.service';
 /** The worker check's reason while the instance shuts down: not ready, by design rather than by fault. */
 export const SHUTTING_DOWN = 'shutting down';
 
+/** A probe that did not answer in time. */
+class ProbeTimeoutError extends Error {}
+
 /** Resolves `work`, or rejects after `ms`: a health probe must never hang. */
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new ProbeTimeoutError(`timed out after ${ms} ms`)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
@@ -99,7 +103,7 @@ export class ConveyorHealthIndicator {
       if (rows[0]?.readOnly) return check.down({ message: 'the database is read-only (a standby, not the primary)' });
       return check.up({ latencyMs: Date.now() - started });
     } catch (err) {
-      return check.down({ message: (err as Error).message });
+      return check.down({ message: this.reasonFor(err) });
     }
   }
 
@@ -111,8 +115,21 @@ export class ConveyorHealthIndicator {
         ? check.up({ latest: this.migrator.latest })
         : check.down({ message: 'migrations not applied', latest: this.migrator.latest });
     } catch (err) {
-      return check.down({ message: `cannot tell: ${(err as Error).message}` });
+      return check.down({ message: `cannot tell: ${this.reasonFor(err)}` });
     }
+  }
+
+  /**
+   * Why a probe's statement failed. One that timed out while every pooled connection was checked out (long handlers
+   * or requests holding them) waited for a connection and never reached the database: saying "timed out" would send
+   * the on-call engineer to a database that is fine.
+   */
+  private reasonFor(err: unknown): string {
+    const pg = this.db.pgPool;
+    if (err instanceof ProbeTimeoutError && isPoolFull(pg)) {
+      return `${err.message} waiting for a pooled connection: all ${poolMax(pg)} are in use, ${pg.waitingCount} waiting (the database was not asked)`;
+    }
+    return (err as Error).message;
   }
 
   worker(key = 'worker'): HealthIndicatorResult {
@@ -142,7 +159,7 @@ export class ConveyorHealthIndicator {
     try {
       return check.up({ ...(await withTimeout(this.countActive(), timeoutMs)), ...usage });
     } catch (err) {
-      return check.up({ countsUnavailable: (err as Error).message, ...usage });
+      return check.up({ countsUnavailable: this.reasonFor(err), ...usage });
     }
   }
 

@@ -30,7 +30,16 @@ export function followPoolCheckouts(pool: Pool | undefined): void {
  */
 export function isPoolExhausted(err: unknown, pool: Pool | undefined): boolean {
   if (!pool || !(err instanceof Error) || err.message !== CHECKOUT_TIMEOUT) return false;
-  const held = checkedOut.get(pool);
-  const max = (pool as Pool & { options?: { max?: number } }).options?.max ?? PG_DEFAULT_MAX;
-  return held !== undefined && held.size >= max;
+  return isPoolFull(pool);
+}
+
+/** True while every connection `pool` may have is checked out (followed since followPoolCheckouts). */
+export function isPoolFull(pool: Pool | undefined): boolean {
+  const held = pool && checkedOut.get(pool);
+  return held !== undefined && held.size >= poolMax(pool!);
+}
+
+/** The most connections `pool` may have. */
+export function poolMax(pool: Pool): number {
+  return (pool as Pool & { options?: { max?: number } }).options?.max ?? PG_DEFAULT_MAX;
 }
