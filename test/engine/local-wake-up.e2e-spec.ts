@@ -4,7 +4,7 @@ import { LocalPickupService } from '@conveyor/core/consumer/local-pickup/local-p
 import { NotificationListener } from '@conveyor/core/consumer/notification-listener.service';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
-import { expectScheduledJobsRunWhenDue } from '../support/scheduled-job.assertions';
+import { expectBatchRunWhenDue, expectScheduledJobsRunWhenDue } from '../support/scheduled-job.assertions';
 import { createTestApp, TestApp, TestAppOptions } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
@@ -76,6 +76,13 @@ describe('wake-up by this instance’s own inserts', () => {
 
   it('runs each of several scheduled jobs when it is due, a later one heard of before an earlier one', async () => {
     await expectScheduledJobsRunWhenDue(unheard.jobs, [1_500, 400, 900]);
+  });
+
+  it.each([
+    ['no listener', () => unheard],
+    ['its NOTIFY heard as well', () => listening],
+  ])('runs each job of one batch submitted in-process when it is due (%s)', async (_, app) => {
+    await expectBatchRunWhenDue(app().jobs, [0, 500, 1_000]);
   });
 
   it('runs a job due in a few milliseconds when it is due, not at the next poll', async () => {

@@ -1,5 +1,5 @@
 import { Client, Pool } from 'pg';
-import { parseDueNotice } from '@conveyor/core/storage/statements/due-notice.codec';
+import { MAX_ANNOUNCED_DUE_TIMES, parseDueNotice } from '@conveyor/core/storage/statements/due-notice.codec';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
@@ -73,5 +73,24 @@ describe('the insert NOTIFY announces a due time to claim against', () => {
       expect(payloadUs).toBeLessThanOrEqual(runAtUs);
       expect(runAtUs - payloadUs).toBeLessThan(1000n);
     }
+  });
+
+  it("a batch's scheduled rows: each due time after the first once, rounded up, ascending, the earliest of them only", async () => {
+    // Two rows due at once, then more distinct due times than a notice holds, some twice, in no order.
+    const delays = [0, 0, ...Array.from({ length: MAX_ANNOUNCED_DUE_TIMES + 40 }, (_, i) => 60_000 + ((i * 37) % 120) * 11)];
+    const before = heard.length;
+    const jobs = await t.jobs.enqueueMany(delays.map((delayMs) => ({ type: 'TEST_RECORD', payload: {}, delayMs })));
+    await waitFor(() => heard.length > before, { message: 'the insert’s NOTIFY' });
+    const notice = parseDueNotice(heard[before])!;
+    expect(notice.ready).toBe(true);
+
+    const { rows } = await t.sql.query<{ us: string }>(
+      `SELECT DISTINCT (extract(epoch FROM run_at) * 1000000)::bigint::text AS us FROM ${schema.schema}.conveyor_jobs
+       WHERE id = ANY($1) AND status = 'SCHEDULED'`,
+      [jobs.map((j) => j.id)],
+    );
+    const dueMs = [...new Set(rows.map((r) => Number((BigInt(r.us) + 999n) / 1000n)))].sort((a, b) => a - b);
+    expect(dueMs.length).toBeGreaterThan(MAX_ANNOUNCED_DUE_TIMES);
+    expect(notice.later).toEqual(dueMs.slice(0, MAX_ANNOUNCED_DUE_TIMES));
   });
 });

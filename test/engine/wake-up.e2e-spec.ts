@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
-import { expectScheduledJobsRunWhenDue } from '../support/scheduled-job.assertions';
+import { expectBatchRunWhenDue, expectScheduledJobsRunWhenDue } from '../support/scheduled-job.assertions';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
@@ -59,6 +59,14 @@ describe('wake-up without polling', () => {
 
   it('runs each of several scheduled jobs when it is due, a later one heard of before an earlier one', async () => {
     await expectScheduledJobsRunWhenDue(producer.jobs, [1_500, 400, 900]);
+  });
+
+  it('runs each job of one batch when it is due, though the batch is one insert and one notification', async () => {
+    await expectBatchRunWhenDue(producer.jobs, [400, 900, 1_500]);
+  });
+
+  it('runs the scheduled jobs of a batch when due, beside jobs of it due at once', async () => {
+    await expectBatchRunWhenDue(producer.jobs, [0, 600, 1_200]);
   });
 
   it('retries a failed job when its backoff ends', async () => {

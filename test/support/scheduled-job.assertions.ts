@@ -12,6 +12,22 @@ export async function expectScheduledJobsRunWhenDue(jobs: JobsService, delaysMs:
     expect(job.status).toBe(JobStatus.SCHEDULED);
     submitted.push({ id: job.id, delayMs });
   }
+  await expectRunWhenDue(jobs, submitted);
+}
+
+/**
+ * The same for the jobs of one `enqueueMany`, one insert statement: a TEST_RECORD job per delay (0 is due at once),
+ * each run when due, though the statement's insert is one notification and one result.
+ */
+export async function expectBatchRunWhenDue(jobs: JobsService, delaysMs: readonly number[]): Promise<void> {
+  const batch = await jobs.enqueueMany(delaysMs.map((delayMs) => ({ type: 'TEST_RECORD', payload: { delayMs }, delayMs })));
+  await expectRunWhenDue(
+    jobs,
+    batch.map((job, i) => ({ id: job.id, delayMs: delaysMs[i] })),
+  );
+}
+
+async function expectRunWhenDue(jobs: JobsService, submitted: readonly { id: string; delayMs: number }[]): Promise<void> {
   for (const { id, delayMs } of submitted) {
     const done = await completedWithin(jobs, id, delayMs + 3_300);
     const waited = done.startedAt!.getTime() - done.createdAt.getTime();

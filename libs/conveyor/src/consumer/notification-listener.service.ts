@@ -104,7 +104,7 @@ export class NotificationListener {
   }
 
   /**
-   * A NOTIFY from backend `pid`: a due notice (jobs ready now, or due at a time the poller can claim against), a
+   * A NOTIFY from backend `pid`: a due notice (jobs ready now, or due at times the poller can claim against), a
    * cancel notice or a watch notice. A due notice that echoes an insert of this instance's, which woke the poller
    * already, wakes nothing. A cancel notice addressed to this instance's worker id goes to the pool; one addressed to
    * another instance is ignored. A watch notice goes to the live-watch detector. Anything else wakes the poller.
@@ -118,10 +118,11 @@ export class NotificationListener {
       return;
     }
     const due = parseDueNotice(payload);
-    if (!due) this.trigger.jobsDueNow();
-    else if (this.pickup.isEcho(pid, due.at)) return;
-    else if (due.ready) this.trigger.jobsDueNow();
+    if (!due) return this.trigger.jobsDueNow();
+    if (this.pickup.isEcho(pid, due.at)) return;
+    if (due.ready) this.trigger.jobsDueNow();
     else this.trigger.jobsDueAt(due.at);
+    for (const at of due.later) this.trigger.jobsDueAt(at);
   }
 
   /** A round trip on the LISTEN connection; one that fails or overruns is abandoned and replaced. */

@@ -8,19 +8,36 @@
 --   0002 live
 --   0003 schedule-control-and-instances
 --   0004 notify-due-bound
+--   0005 notify-due-times
 
 CREATE OR REPLACE FUNCTION {schema}.conveyor_notify_inserted()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-DECLARE next_run timestamptz;
+DECLARE
+  next_run timestamptz;
+  last_run timestamptz;
+  notice text;
+  later text;
 BEGIN
-  SELECT min(run_at) INTO next_run FROM inserted WHERE status IN ('SCHEDULED','PENDING','RETRYING');
-  IF next_run IS NOT NULL THEN
-    PERFORM pg_notify(TG_ARGV[0], CASE WHEN next_run > now()
-      THEN ceil(extract(epoch FROM next_run) * 1000)::bigint::text
-      ELSE 'ready:' || floor(extract(epoch FROM next_run) * 1000)::bigint::text END);
+  SELECT min(run_at), max(run_at) INTO next_run, last_run FROM inserted WHERE status IN ('SCHEDULED','PENDING','RETRYING');
+  IF next_run IS NULL THEN
+    RETURN NULL;
   END IF;
+  notice := CASE WHEN next_run > now()
+    THEN ceil(extract(epoch FROM next_run) * 1000)::bigint::text
+    ELSE 'ready:' || floor(extract(epoch FROM next_run) * 1000)::bigint::text END;
+  IF last_run > next_run AND last_run > now() THEN
+    SELECT string_agg(due.at::text, ',' ORDER BY due.at) INTO later FROM (
+      SELECT DISTINCT ceil(extract(epoch FROM run_at) * 1000)::bigint AS at FROM inserted
+      WHERE status IN ('SCHEDULED','PENDING','RETRYING') AND run_at > now() AND run_at > next_run
+      ORDER BY at LIMIT 100
+    ) due;
+    IF later IS NOT NULL THEN
+      notice := notice || ',' || later;
+    END IF;
+  END IF;
+  PERFORM pg_notify(TG_ARGV[0], notice);
   RETURN NULL;
 END
 $function$;

@@ -15,6 +15,7 @@ import {
 } from '../storage/statements';
 import { JobRow } from '../storage/statements/job-row.mapper';
 import { JobStatus } from '../job/job-status';
+import { MAX_ANNOUNCED_DUE_TIMES } from '../storage/statements/due-notice.codec';
 
 /*
  * One insert statement (insertRows), and the statements of one round of insertJobsEach: the rows together
@@ -22,13 +23,21 @@ import { JobStatus } from '../job/job-status';
  * (insertRowsApart).
  */
 
-/** An insert that committed on its own: the backend that ran it (its NOTIFY's sender) and its earliest run_at. */
+/**
+ * An insert that committed on its own: the backend that ran it (its NOTIFY's sender), its earliest run_at, and the
+ * later due times of its scheduled rows.
+ */
 export interface CommittedInsert {
   backendPid: number;
   /** Epoch ms, as PostgreSQL stored it (to the millisecond, truncated). */
   earliestRunAt: number;
   /** The earliest row was due when the insert ran (PENDING): it is due once the insert commits. */
   dueAtInsert: boolean;
+  /**
+   * The run_at of its other scheduled rows, epoch ms truncated, ascending, each once: the earliest
+   * MAX_ANNOUNCED_DUE_TIMES, as its NOTIFY announces them.
+   */
+  laterRunAts: number[];
 }
 
 /**
@@ -41,11 +50,18 @@ export function committedTransaction(backendPid: number, created: readonly JobRo
 }
 
 /** What a committed insert of `rows` tells the local pickup; undefined when it inserted none. */
-function committedInsert(backendPid: number, rows: Iterable<JobRow>): CommittedInsert | undefined {
+export function committedInsert(backendPid: number, rows: Iterable<JobRow>): CommittedInsert | undefined {
   let earliest: JobRow | undefined;
-  for (const row of rows) if (!earliest || (row.run_at as Date) < (earliest.run_at as Date)) earliest = row;
+  const scheduled = new Set<number>();
+  for (const row of rows) {
+    if (!earliest || (row.run_at as Date) < (earliest.run_at as Date)) earliest = row;
+    if (row.status === JobStatus.SCHEDULED) scheduled.add((row.run_at as Date).getTime());
+  }
   if (!earliest) return undefined;
-  return { backendPid, earliestRunAt: (earliest.run_at as Date).getTime(), dueAtInsert: earliest.status === JobStatus.PENDING };
+  const earliestRunAt = (earliest.run_at as Date).getTime();
+  scheduled.delete(earliestRunAt);
+  const laterRunAts = [...scheduled].sort((a, b) => a - b).slice(0, MAX_ANNOUNCED_DUE_TIMES);
+  return { backendPid, earliestRunAt, dueAtInsert: earliest.status === JobStatus.PENDING, laterRunAts };
 }
 
 /** What one insert statement did. */

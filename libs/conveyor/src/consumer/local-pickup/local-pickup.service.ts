@@ -63,11 +63,12 @@ export class LocalPickupService implements LocalPickup, PickupHooks {
 
   committed(inserts: readonly CommittedInsert[]): void {
     if (!this.trigger.attached) return;
-    for (const { backendPid, earliestRunAt, dueAtInsert } of inserts) {
+    for (const { backendPid, earliestRunAt, dueAtInsert, laterRunAts } of inserts) {
       if (!this.echoes.insertCommitted(backendPid, earliestRunAt, Date.now())) continue;
       // A row due at the insert is due now that it committed; a later run_at, truncated here, is due by the next ms.
       if (dueAtInsert) this.trigger.jobsDueNow();
       else this.trigger.jobsDueAt(earliestRunAt + 1);
+      for (const at of laterRunAts) this.trigger.jobsDueAt(at + 1);
     }
   }
 

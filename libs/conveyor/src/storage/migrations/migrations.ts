@@ -2,6 +2,7 @@ import { baselineMigration } from './0001-baseline.migration';
 import { liveMigration } from './0002-live.migration';
 import { scheduleControlAndInstancesMigration } from './0003-schedule-control-and-instances.migration';
 import { notifyDueBoundMigration } from './0004-notify-due-bound.migration';
+import { notifyDueTimesMigration } from './0005-notify-due-times.migration';
 import { Migration } from './migration.interface';
 
 /**
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   liveMigration,
   scheduleControlAndInstancesMigration,
   notifyDueBoundMigration,
+  notifyDueTimesMigration,
 ];
