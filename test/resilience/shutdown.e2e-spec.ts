@@ -67,6 +67,7 @@ describe('shutdown', () => {
     w.proc.kill('SIGTERM');
     expect(await w.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(5_000);
+    expect(w.output()).toContain('Handing back 3 running jobs after the shutdown grace period');
     for (const r of await rows(all)) {
       expect(r.status).toBe(JobStatus.PENDING);
       expect(r.attempts).toBe(0);
@@ -85,6 +86,8 @@ describe('shutdown', () => {
     w.proc.kill('SIGTERM');
     expect(await w.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
+    // Its log says why the jobs were handed back before the grace period ended.
+    expect(w.output()).toContain('Handing back 2 running jobs at once, as asked again to stop');
     expect((await rows(ids)).map((r) => r.status)).toEqual([JobStatus.PENDING, JobStatus.PENDING]);
     expect((await countByStatus(sql, schema.schema)).RUNNING ?? 0).toBe(0);
     await sql.query(`UPDATE ${table()} SET status = 'CANCELLED' WHERE id = ANY($1::uuid[])`, [ids]);

@@ -297,10 +297,16 @@ export class WorkerPool {
     for (const held of buffered) this.finish(held, handBackRow(held.job, this.options.workerId));
 
     let graceTimer: NodeJS.Timeout | undefined;
-    await Promise.race([this.whenIdle(), new Promise<void>((r) => (graceTimer = setTimeout(r, graceMs))), hurry]);
+    let hurried = false;
+    await Promise.race([
+      this.whenIdle(),
+      new Promise<void>((r) => (graceTimer = setTimeout(r, graceMs))),
+      hurry.then(() => (hurried = true)),
+    ]);
     clearTimeout(graceTimer);
     if (this.running > 0) {
-      this.logger.warn(`Handing back ${this.running} running jobs after the shutdown grace period`);
+      const when = hurried ? 'at once, as asked again to stop' : 'after the shutdown grace period';
+      this.logger.warn(`Handing back ${this.running} running jobs ${when}`);
       for (const held of this.held.values()) if (held.state === 'running') held.abort(new WorkerShutdownError());
       await this.whenIdle();
     }
