@@ -2,6 +2,8 @@ import { DataSource, EntityManager, QueryRunnerAlreadyReleasedError } from 'type
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { IdempotencyConflictError, JobStatus } from '@conveyor/core';
 import { Pool } from 'pg';
+import request from 'supertest';
+import { parsePrometheusText, sampleValue } from '../support/prometheus-text';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
@@ -30,6 +32,43 @@ describe('enqueue in the caller’s transaction', () => {
     await t?.close();
     await recorder?.end();
     await schema?.drop();
+  });
+
+  it('counts as submitted (conveyor_jobs_submitted_total) only the jobs of transactions and savepoints that commit', async () => {
+    const queue = 'txcounted';
+    const submitted = async () => {
+      const res = await request(t.app.getHttpServer()).get('/metrics').expect(200);
+      return sampleValue(parsePrometheusText(res.text), 'conveyor_jobs_submitted_total', { queue, type: 'TEST_RECORD' }) ?? 0;
+    };
+    const later = { queue, delayMs: 3_600_000 };
+    const before = await submitted();
+    await dataSource.transaction((manager) => t.jobs.enqueue('TEST_RECORD', {}, { ...later, manager }));
+    await dataSource
+      .transaction(async (manager) => {
+        await t.jobs.enqueue('TEST_RECORD', {}, { ...later, manager });
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await dataSource.transaction(async (manager) => {
+      await t.jobs.enqueueMany(
+        [
+          { type: 'TEST_RECORD', payload: {}, ...later },
+          { type: 'TEST_RECORD', payload: {}, ...later },
+        ],
+        { manager },
+      );
+      // A savepoint that rolls back takes its job with it; one released keeps its job for the commit.
+      await manager
+        .transaction(async (inner) => {
+          await t.jobs.enqueue('TEST_RECORD', {}, { ...later, manager: inner });
+          throw new Error('roll back to the savepoint');
+        })
+        .catch(() => undefined);
+      await manager.transaction((inner) => t.jobs.enqueue('TEST_RECORD', {}, { ...later, manager: inner }));
+    });
+    const { rows } = await recorder.query(`SELECT count(*)::int AS n FROM "${schema.schema}".conveyor_jobs WHERE queue = $1`, [queue]);
+    expect(rows[0].n).toBe(4);
+    expect((await submitted()) - before).toBe(4);
   });
 
   it('a committed transaction leaves the order and its job, and the job runs', async () => {

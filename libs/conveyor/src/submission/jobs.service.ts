@@ -4,6 +4,7 @@ import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
+import type { EntityManager } from 'typeorm';
 import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
 import { JobNotFoundError, JobStateConflictError, JobValidationError, UniqueKeyConflictError } from '../errors/job-request.errors';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
@@ -66,7 +67,7 @@ export class JobsService {
   async enqueue<P>(type: string, payload: P, options: EnqueueOptions = {}): Promise<Job<P>> {
     const { manager, ...rest } = options;
     const runAt = rest.runAt instanceof Date ? rest.runAt.toISOString() : rest.runAt;
-    const result = await this.submit({ ...rest, runAt, type, payload }, this.db.runnerFor(manager));
+    const result = await this.submit({ ...rest, runAt, type, payload }, manager);
     return result.job as Job<P>;
   }
 
@@ -77,19 +78,21 @@ export class JobsService {
   async enqueueMany(requests: JobRequest[], options: Pick<EnqueueOptions, 'manager'> = {}): Promise<Job[]> {
     const normalized = requests.map((r) => (r.runAt instanceof Date ? { ...r, runAt: r.runAt.toISOString() } : r));
     const rows = this.validateBatch(normalized);
-    return this.insertBatch(rows, options.manager ? this.db.runnerFor(options.manager) : undefined);
+    return this.insertBatch(rows, options.manager);
   }
 
   /**
    * One submission (REST or code): 201-style `created: true`, or the earlier job for a repeated key. On the pool it
-   * shares its statements with concurrent submissions (SharedInsertService); in a caller's transaction it is alone.
+   * shares its statements with concurrent submissions (SharedInsertService); in a caller's transaction (`manager`)
+   * it is alone, and counted as submitted once that transaction commits.
    */
-  async submit(input: unknown, runner: SqlRunner = this.db.pool): Promise<SubmitResult<Job>> {
+  async submit(input: unknown, manager?: EntityManager): Promise<SubmitResult<Job>> {
     const row = this.validator.toRow(input);
+    const runner = this.db.runnerFor(manager);
     const { stored, created } = runner === this.db.pool ? await this.shared.insert(row) : await this.insertAlone(row, runner);
     const job = mapJobRow(stored);
     if (created && this.live.watching) await this.live.announceIn(runner, [{ id: job.id, status: job.status }]);
-    if (created) this.events.emit('submitted', [job]);
+    if (created) this.db.afterCallerCommit(manager, () => this.events.emit('submitted', [job]));
     return { job, created };
   }
 
@@ -135,7 +138,8 @@ export class JobsService {
    * be two more round trips per batch), and rows with keys, whose conflicts can take further reads and
    * inserts, or rows that take more than one statement, in a transaction of their own.
    */
-  private async insertBatch(rows: NewJobRow[], callerRunner?: SqlRunner): Promise<Job[]> {
+  private async insertBatch(rows: NewJobRow[], manager?: EntityManager): Promise<Job[]> {
+    const callerRunner = manager ? this.db.runnerFor(manager) : undefined;
     const statements = rowsPerStatement(rows, this.options.maxBatchSize);
     const { answers, created, committed } = callerRunner
       ? await insertJobsInTurn(callerRunner, this.db.tables, statements)
@@ -156,7 +160,7 @@ export class JobsService {
         created.map((r) => ({ id: r.id as string, status: r.status as string })),
       );
     }
-    if (created.length > 0) this.events.emit('submitted', created.map(jobOf));
+    if (created.length > 0) this.db.afterCallerCommit(manager, () => this.events.emit('submitted', created.map(jobOf)));
     return jobs;
   }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import type { Client, ClientConfig, Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { DataSource, EntityManager, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { CONVEYOR_DATA_SOURCE, CONVEYOR_OPTIONS } from '../../config/conveyor.constants';
@@ -15,6 +15,7 @@ import { guardPooledClients, KEEPALIVE_IDLE_MS } from './pooled-client-guard';
 import { QueryOptions, SqlResult, SqlRunner, STATEMENT_DEADLINE_MS } from './sql-runner.interface';
 import { withinDeadline } from './statement-deadline';
 import { TRANSACTION_BEGIN_SQL } from './transaction-begin';
+import { CallerTransactionCommits } from './caller-transaction-commits';
 
 /**
  * The engine's handle on PostgreSQL. TypeORM owns the connection pool; the engine's own statements go
@@ -32,7 +33,7 @@ import { TRANSACTION_BEGIN_SQL } from './transaction-begin';
  * (WorkerConnection), the claim sent behind an insert (LocalPickup), and LISTEN (`listenerConfig`).
  */
 @Injectable()
-export class ConveyorDatabase {
+export class ConveyorDatabase implements OnModuleDestroy {
   /** Schema holding Conveyor's tables: the DataSource's schema, `public` when it sets none. */
   readonly schema: string;
   /** Escaped `schema.conveyor_jobs`. */
@@ -55,6 +56,8 @@ export class ConveyorDatabase {
   /** The pooler between the engine and PostgreSQL, if any (see the class comment). */
   readonly pooler: PoolerMode;
   private readonly listenUrl: string | undefined;
+  /** Work held until callers' transactions commit (see afterCallerCommit). */
+  private readonly callerCommits: CallerTransactionCommits;
 
   constructor(
     @Inject(CONVEYOR_DATA_SOURCE) readonly dataSource: DataSource,
@@ -71,6 +74,11 @@ export class ConveyorDatabase {
     this.liveChannel = channelFor(this.schema, 'conveyor-live');
     guardPooledClients(this.pgPool);
     followPoolCheckouts(this.pgPool);
+    this.callerCommits = new CallerTransactionCommits(dataSource);
+  }
+
+  onModuleDestroy(): void {
+    this.callerCommits.detach();
   }
 
   /** The pg pool TypeORM created. */
@@ -119,6 +127,15 @@ export class ConveyorDatabase {
       };
     }
     return this.pooler === 'none' ? config : null;
+  }
+
+  /**
+   * Runs `run` once the caller's transaction that `manager` belongs to commits, never if it rolls back; at once without
+   * a manager (the engine's own statements have committed when they are answered).
+   */
+  afterCallerCommit(manager: EntityManager | undefined, run: () => void): void {
+    if (manager?.queryRunner) this.callerCommits.afterCommit(manager.queryRunner, run);
+    else run();
   }
 
   /**
