@@ -42,10 +42,12 @@ export class JobPoller implements ClaimWaker {
   private lastPoll: Date | null = null;
   private lastErrorMessage: string | null = null;
   /**
-   * Claims that failed for want of the database since the last one that got through. Only the first of a run is
-   * logged: the poller retries every poll interval, and a line each time would flood the log for the whole outage.
+   * Claims that failed for want of the database since the last one that got through, and the reasons logged for
+   * them. Each reason is logged once per run (a connection reset, then refused connections, then a server back
+   * read-only): the poller retries every poll interval, and a line each time would flood the log for the whole outage.
    */
   private failedClaims = 0;
+  private readonly loggedFailures = new Set<string>();
   private fallbackTimer: NodeJS.Timeout | null = null;
   /** performance.now() when the claim round in flight began; null between rounds. */
   private roundStartedAt: number | null = null;
@@ -193,6 +195,7 @@ export class JobPoller implements ClaimWaker {
         this.lastErrorMessage = null;
         if (this.failedClaims > 0) this.logger.log(`Claiming again, after ${this.failedClaims} failed claims`);
         this.failedClaims = 0;
+        this.loggedFailures.clear();
         this.events.emit('claimed', jobs, filter.limit); // empty claims too: metrics count wasted polls
         this.pool.accept(jobs, claimSentAt);
         if (jobs.length > 0 && this.live.watching) this.live.announceItems(claimedItems(claim));
@@ -215,8 +218,11 @@ export class JobPoller implements ClaimWaker {
       this.lastErrorMessage = (err as Error).message;
       if (isConnectionError(err)) {
         this.outages.seen();
-        if (this.failedClaims++ === 0) {
-          this.logger.warn(`Claim failed, database unavailable: ${connectionErrorText(err)}; retrying quietly until a claim gets through`);
+        const reason = connectionErrorText(err);
+        this.failedClaims++;
+        if (!this.loggedFailures.has(reason)) {
+          this.loggedFailures.add(reason);
+          this.logger.warn(`Claim failed, database unavailable: ${reason}; retrying quietly until a claim gets through`);
         }
       } else this.logger.error(`Claim failed: ${(err as Error).stack ?? String(err)}`);
     } finally {

@@ -15,8 +15,9 @@ export const READY_NOTICE = 'ready';
 export const READY_NOTICE_PREFIX = `${READY_NOTICE}:`;
 
 /**
- * Due times an insert announces after its first, at most. A NOTIFY's payload holds 8,000 bytes and a due time takes
- * 14: these fit with room, and an instance keeps its earliest 1,000 due times (DueTimes) whatever it hears.
+ * Due times an insert announces after its first, at most; migration 0005 writes the number into the trigger, so
+ * another takes a new migration. A NOTIFY's payload holds 8,000 bytes and a due time takes 14: these fit with room,
+ * and an instance keeps its earliest 1,000 due times (DueTimes) whatever it hears.
  */
 export const MAX_ANNOUNCED_DUE_TIMES = 100;
 
