@@ -121,12 +121,13 @@ export class ConveyorHealthIndicator {
 
   /**
    * Why a probe's statement failed. One that timed out while every pooled connection was checked out (long handlers
-   * or requests holding them) waited for a connection and never reached the database: saying "timed out" would send
-   * the on-call engineer to a database that is fine.
+   * or requests holding them), with requests still waiting for one, waited for a connection and never reached the
+   * database: saying "timed out" would send the on-call engineer to a database that is fine. With none waiting, the
+   * probe had its connection (one of those checked out) and the database did not answer in time.
    */
   private reasonFor(err: unknown): string {
     const pg = this.db.pgPool;
-    if (err instanceof ProbeTimeoutError && isPoolFull(pg)) {
+    if (err instanceof ProbeTimeoutError && isPoolFull(pg) && pg.waitingCount > 0) {
       return `${err.message} waiting for a pooled connection: all ${poolMax(pg)} are in use, ${pg.waitingCount} waiting (the database was not asked)`;
     }
     return (err as Error).message;
