@@ -12,8 +12,16 @@ describe('withinDeadline', () => {
   let server: Server;
   let socket: Socket;
 
+  /** How the server's end of the connection ended: a reset, or a clean close. */
+  let serverSaw: Promise<'reset' | 'closed'>;
+
   beforeEach(async () => {
-    server = createServer(() => undefined);
+    let seen!: (how: 'reset' | 'closed') => void;
+    serverSaw = new Promise((resolve) => (seen = resolve));
+    server = createServer((peer) => {
+      peer.on('error', (err: NodeJS.ErrnoException) => seen(err.code === 'ECONNRESET' ? 'reset' : 'closed'));
+      peer.on('end', () => seen('closed'));
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     socket = new Socket();
@@ -42,6 +50,12 @@ describe('withinDeadline', () => {
     await expect(overrun).rejects.toBeInstanceOf(StatementDeadlineError);
     expect(isConnectionError(await overrun.catch((err: unknown) => err))).toBe(true);
     expect(socket.destroyed).toBe(true);
+  });
+
+  it('resets the abandoned connection instead of closing it, so that the kernel sends nothing of the statement later', async () => {
+    const overrun = withinDeadline(clientOn(socket), new Promise<never>(() => undefined), 20);
+    await expect(overrun).rejects.toBeInstanceOf(StatementDeadlineError);
+    await expect(serverSaw).resolves.toBe('reset');
   });
 
   it('sets no deadline when given none', async () => {

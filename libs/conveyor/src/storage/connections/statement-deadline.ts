@@ -13,14 +13,34 @@ export class StatementDeadlineError extends Error {
   }
 }
 
+/** The part of a connection's socket that abandoning it uses (a net.Socket; a TLS socket has no reset). */
+interface AbandonedSocket {
+  destroy(): void;
+  resetAndDestroy?(): void;
+}
+
 /**
  * Closes a connection's socket at once, without the goodbye a clean `end()` sends and waits on: on a network
  * that drops packets that goodbye would hang as well. pg fails every statement still pending on the
  * connection (a connection error) and emits 'end'; a pool discards the client when it is released.
+ *
+ * The socket is reset, not closed: a close leaves the statement's bytes the server has not acknowledged in the
+ * kernel, which goes on sending them once the network heals, and the server would then run a statement this
+ * process gave up on and will never read the answer to — a claim that takes jobs nobody runs until their leases
+ * expire, each losing an attempt. A reset discards them. A TLS socket cannot be reset and is closed.
  */
 export function abandonConnection(client: Client | PoolClient): void {
-  const socket = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
-  socket?.destroy();
+  const socket = (client as unknown as { connection?: { stream?: AbandonedSocket } }).connection?.stream;
+  if (!socket) return;
+  try {
+    if (socket.resetAndDestroy) {
+      socket.resetAndDestroy();
+      return;
+    }
+  } catch {
+    // not a TCP handle (TLS): closed below
+  }
+  socket.destroy();
 }
 
 /**
