@@ -9,7 +9,7 @@ export interface Delivery {
 
 /**
  * The far end of SEND_WEBHOOK jobs in cluster tests: records every delivery with the address of the host that sent
- * it, and answers after `delayMs` so that jobs take a while.
+ * it, and answers after `delayMs` so that jobs take a while: a number, or how long for deliveries from an address.
  */
 export class DeliveryReceiver {
   readonly deliveries: Delivery[] = [];
@@ -17,13 +17,14 @@ export class DeliveryReceiver {
   private port = 0;
   private address = '';
 
-  constructor(private readonly delayMs: number) {
+  constructor(private readonly delayMs: number | ((from: string) => number)) {
     this.server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
         const from = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
         this.deliveries.push({ jobId: String(req.headers['idempotency-key']), from, at: Date.now() });
-        setTimeout(() => res.writeHead(200).end(), this.delayMs);
+        const delayMs = typeof this.delayMs === 'number' ? this.delayMs : this.delayMs(from);
+        setTimeout(() => res.writeHead(200).end(), delayMs).unref();
       });
     });
   }

@@ -12,7 +12,8 @@ import { WorkerPool } from './worker-pool.service';
  * Heartbeat for every claim this process holds: one statement per interval extends all leases.
  * A held job the statement does not return was rescued by the sweeper (our lease had expired) and may
  * already be running elsewhere, so the pool aborts it and will write nothing for it (fencing). When heartbeats
- * fail (the database unreachable), the pool drops the jobs whose leases may have lapsed by this process's clock.
+ * fail or hang (the database unreachable), the pool drops the jobs whose leases may have lapsed by this process's
+ * clock, by a timer of its own.
  */
 @Injectable()
 export class LeaseKeeper {

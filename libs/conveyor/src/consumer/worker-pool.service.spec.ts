@@ -15,6 +15,8 @@ import { HeldJob } from './held-job';
 import { JobExecutor } from './job-executor.service';
 import { WorkerPool } from './worker-pool.service';
 import { JobCancelledError } from '../errors/job-cancelled.error';
+import { waitFor } from '../../../../test/support/wait-for';
+import { LeaseLostError } from './abort-reasons';
 
 /** An executor that runs nothing until the test ends an attempt. */
 class HeldExecutor {
@@ -229,5 +231,44 @@ describe('WorkerPool: a cancel notice', () => {
     pool.accept([j], performance.now());
     expect(executor.held.has(j.id)).toBe(false);
     expect(pool.heldLeases()).toEqual([]);
+  });
+});
+
+describe('WorkerPool: a lease that may lapse while the heartbeat hangs', () => {
+  it('aborts the running attempt with LeaseLostError and drops the buffered job once the lease may have lapsed, without a heartbeat answer', async () => {
+    const { pool, executor } = poolWith({ concurrency: 1, prefetch: 1, leaseMs: 200, heartbeatIntervalMs: 50 }, [handler('A')]);
+    pool.start();
+    const running = job('A');
+    const buffered = job('A');
+    const claimSentAt = performance.now();
+    pool.accept([running, buffered], claimSentAt);
+    const held = executor.held.get(running.id)!;
+
+    await waitFor(() => held.signal.aborted, { timeoutMs: 2000, intervalMs: 5, message: 'the attempt to be aborted' });
+    // Aborted no earlier than the claim's lease less one heartbeat interval, with no heartbeat answered (nor failed).
+    expect(performance.now() - claimSentAt).toBeGreaterThanOrEqual(150);
+    expect(held.abortReason?.reason).toBeInstanceOf(LeaseLostError);
+    expect(held.lost).toBe(true);
+    expect(pool.stats()).toMatchObject({ running: 1, buffered: 0 });
+    executor.running.get(running.id)!(null);
+    expect(pool.heldLeases()).toEqual([]);
+  });
+
+  it('keeps a lease a heartbeat extended in time', async () => {
+    const { pool, executor } = poolWith({ concurrency: 1, prefetch: 0, leaseMs: 200, heartbeatIntervalMs: 50 }, [handler('A')]);
+    pool.start();
+    const running = job('A');
+    pool.accept([running], performance.now());
+    const held = executor.held.get(running.id)!;
+    const started = performance.now();
+    await waitFor(
+      () => {
+        pool.leasesExtended(pool.heldLeases(), performance.now());
+        return performance.now() - started > 400;
+      },
+      { timeoutMs: 2000, intervalMs: 40 },
+    );
+    expect(held.signal.aborted).toBe(false);
+    executor.running.get(running.id)!(null);
   });
 });

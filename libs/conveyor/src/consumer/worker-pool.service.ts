@@ -15,6 +15,7 @@ import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
 import { EarlyCancels } from './early-cancels';
 import { HeldJob, HeldLease } from './held-job';
+import { LeaseLapseCheck } from './lease-lapse-check';
 import { PrefetchSizer } from './prefetch-sizer';
 import { ConcurrencyCaps } from './concurrency-caps';
 import { JobExecutor } from './job-executor.service';
@@ -49,8 +50,9 @@ export const FINAL_WRITES_MS = 5_000;
  *
  * A job is started only while its lease is certainly still ours by this process's clock (see `leaseMargin`): a
  * buffered job whose lease could have lapsed — its heartbeats did not reach the database, say — may already have
- * been rescued and run elsewhere, so it is dropped unrun, and so are running ones once the heartbeat finds their
- * leases lapsed; the sweeper hands them to another worker.
+ * been rescued and run elsewhere, so it is dropped unrun, and running ones are aborted at that moment by a timer of
+ * the pool's own (not when a heartbeat fails: on a network that silently drops packets the heartbeat hangs until
+ * its statement deadline, by when the sweeper may have handed the job to another worker).
  *
  * Shutdown: buffered jobs are handed back at once; running ones get `shutdownGraceMs` (or until
  * `hurry()`), then their signals fire and they are handed back too — ready again, attempt refunded —
@@ -71,6 +73,8 @@ export class WorkerPool {
   private readonly changeListeners = new Set<() => void>();
   private readonly prefetch: PrefetchSizer;
   private readonly earlyCancels = new EarlyCancels();
+  /** Aborts and drops held jobs the moment their leases may have lapsed, whatever the heartbeat is doing. */
+  private readonly lapseCheck = new LeaseLapseCheck(() => this.lapsedDropped());
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -187,6 +191,7 @@ export class WorkerPool {
       }
       this.buffer.push(held);
     }
+    if (jobs.length > 0) this.lapseCheck.arm(validUntil);
     this.dispatch();
   }
 
@@ -208,15 +213,25 @@ export class WorkerPool {
   }
 
   /**
-   * Drops every held job whose lease may have lapsed by this process's clock (its heartbeats failed): aborts it if
-   * running, drops it if buffered, and writes nothing for it.
+   * Drops every held job whose lease may have lapsed by this process's clock (no heartbeat extended it in time): aborts
+   * it if running, drops it if buffered, and writes nothing for it.
    */
   dropLapsedLeases(): void {
     const now = performance.now();
     const lapsed = [...this.held.values()]
-      .filter((h) => h.state !== 'finishing' && h.leaseValidUntil <= now)
+      .filter((h) => h.state !== 'finishing' && !h.lost && h.leaseValidUntil <= now)
       .map((h) => ({ id: h.job.id, token: h.token }));
     if (lapsed.length > 0) this.markLost(lapsed);
+  }
+
+  /** Drops what lapsed; answers when the next held lease may lapse (Infinity when none is held). */
+  private lapsedDropped(): number {
+    this.dropLapsedLeases();
+    let earliest = Infinity;
+    for (const held of this.held.values()) {
+      if (held.state !== 'finishing' && !held.lost && held.leaseValidUntil < earliest) earliest = held.leaseValidUntil;
+    }
+    return earliest;
   }
 
   /**
@@ -310,7 +325,9 @@ export class WorkerPool {
       for (const held of this.held.values()) if (held.state === 'running') held.abort(new WorkerShutdownError());
       await this.whenIdle();
     }
-    return this.completer.drain(FINAL_WRITES_MS);
+    const unwritten = await this.completer.drain(FINAL_WRITES_MS);
+    this.lapseCheck.stop();
+    return unwritten;
   }
 
   private whenIdle(): Promise<void> {
