@@ -57,14 +57,18 @@ describe('enqueue in the caller’s transaction', () => {
         ],
         { manager },
       );
-      // A savepoint that rolls back takes its job with it; one released keeps its job for the commit.
-      await manager
-        .transaction(async (inner) => {
-          await t.jobs.enqueue('TEST_RECORD', {}, { ...later, manager: inner });
-          throw new Error('roll back to the savepoint');
-        })
-        .catch(() => undefined);
+      // A savepoint that rolls back takes its job with it; one released keeps its job for the commit, whatever its
+      // sibling savepoints do after it.
+      const rolledBack = () =>
+        manager
+          .transaction(async (inner) => {
+            await t.jobs.enqueue('TEST_RECORD', {}, { ...later, manager: inner });
+            throw new Error('roll back to the savepoint');
+          })
+          .catch(() => undefined);
+      await rolledBack();
       await manager.transaction((inner) => t.jobs.enqueue('TEST_RECORD', {}, { ...later, manager: inner }));
+      await rolledBack();
     });
     const { rows } = await recorder.query(`SELECT count(*)::int AS n FROM "${schema.schema}".conveyor_jobs WHERE queue = $1`, [queue]);
     expect(rows[0].n).toBe(4);

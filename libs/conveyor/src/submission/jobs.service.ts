@@ -4,7 +4,6 @@ import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
-import type { EntityManager } from 'typeorm';
 import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
 import { JobNotFoundError, JobStateConflictError, JobValidationError, UniqueKeyConflictError } from '../errors/job-request.errors';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
@@ -35,6 +34,7 @@ import { CLAIMABLE_STATUSES, JobStatus, TERMINAL_STATUSES } from '../job/job-sta
 import { SharedInsertAnswer, SharedInsertService } from './shared-insert.service';
 import { committedTransaction } from './insert-rows';
 import { rowsPerStatement } from './statement-budget';
+import type { EntityManager } from 'typeorm';
 
 /** A page of the job list. */
 export interface JobPage {

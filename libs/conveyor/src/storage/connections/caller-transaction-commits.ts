@@ -28,17 +28,22 @@ export class CallerTransactionCommits implements EntitySubscriberInterface {
 
   /** Runs `run` once `queryRunner`'s transaction commits; never, if it rolls back first. */
   afterCommit(queryRunner: QueryRunner, run: () => void): void {
-    if (queryRunner.connection !== this.dataSource || !queryRunner.isTransactionActive) return run();
+    if (queryRunner.dataSource !== this.dataSource || !queryRunner.isTransactionActive) return run();
     const held = this.held.get(queryRunner) ?? [];
     held.push({ depth: depthOf(queryRunner), run });
     this.held.set(queryRunner, held);
   }
 
   afterTransactionCommit({ queryRunner }: TransactionCommitEvent): void {
-    // A released savepoint: the transaction around it may still roll back.
-    if (queryRunner.isTransactionActive) return;
     const held = this.held.get(queryRunner);
     if (!held) return;
+    if (queryRunner.isTransactionActive) {
+      // A released savepoint: what it held now belongs to the transaction around it, and rolls back with that, not
+      // with a later savepoint at the depth it was held at.
+      const depth = depthOf(queryRunner);
+      for (const h of held) h.depth = Math.min(h.depth, depth);
+      return;
+    }
     this.held.delete(queryRunner);
     for (const h of held) h.run();
   }
