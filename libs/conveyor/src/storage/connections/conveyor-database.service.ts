@@ -56,8 +56,8 @@ export class ConveyorDatabase implements OnModuleDestroy {
   /** The pooler between the engine and PostgreSQL, if any (see the class comment). */
   readonly pooler: PoolerMode;
   private readonly listenUrl: string | undefined;
-  /** Work held until callers' transactions commit (see afterCallerCommit). */
-  private readonly callerCommits: CallerTransactionCommits;
+  /** Work held until callers' transactions commit (see afterCallerCommit); follows none until a caller's first. */
+  private callerCommits: CallerTransactionCommits | null = null;
 
   constructor(
     @Inject(CONVEYOR_DATA_SOURCE) readonly dataSource: DataSource,
@@ -74,11 +74,10 @@ export class ConveyorDatabase implements OnModuleDestroy {
     this.liveChannel = channelFor(this.schema, 'conveyor-live');
     guardPooledClients(this.pgPool);
     followPoolCheckouts(this.pgPool);
-    this.callerCommits = new CallerTransactionCommits(dataSource);
   }
 
   onModuleDestroy(): void {
-    this.callerCommits.detach();
+    this.callerCommits?.detach();
   }
 
   /** The pg pool TypeORM created. */
@@ -134,8 +133,9 @@ export class ConveyorDatabase implements OnModuleDestroy {
    * a manager (the engine's own statements have committed when they are answered).
    */
   afterCallerCommit(manager: EntityManager | undefined, run: () => void): void {
-    if (manager?.queryRunner) this.callerCommits.afterCommit(manager.queryRunner, run);
-    else run();
+    if (!manager?.queryRunner) return run();
+    this.callerCommits ??= new CallerTransactionCommits(this.dataSource);
+    this.callerCommits.afterCommit(manager.queryRunner, run);
   }
 
   /**
