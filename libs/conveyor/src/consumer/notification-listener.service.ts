@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { quoteIdent } from '../storage/connections/quote';
 import { abandonConnection } from '../storage/connections/statement-deadline';
+import { ReconnectBackoff } from '../storage/connections/reconnect-backoff';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { parseCancelNotice } from '../storage/statements/cancel-notice.codec';
@@ -17,10 +18,6 @@ import { PICKUP_HOOKS, PickupHooks } from './pickup-hooks';
 const PROBE_EVERY_MS = 30_000;
 /** How long that round trip may take before the connection is abandoned. */
 const PROBE_DEADLINE_MS = 2000;
-/** Wait before the first reconnection attempt after the connection was lost. */
-const FIRST_RETRY_MS = 100;
-/** Longest wait between two reconnection attempts. */
-const MAX_RETRY_MS = 2000;
 
 /**
  * Holds one dedicated connection that LISTENs on the jobs channel and wakes the poller (ClaimTrigger), except for
@@ -39,7 +36,7 @@ export class NotificationListener {
   private readonly logger = new Logger('Conveyor:Listener');
   private client: Client | null = null;
   private stopped = true;
-  private retryMs = FIRST_RETRY_MS;
+  private readonly backoff = new ReconnectBackoff();
   private reconnectTimer: NodeJS.Timeout | null = null;
   private connected = false;
   private probeTimer: NodeJS.Timeout | null = null;
@@ -94,8 +91,7 @@ export class NotificationListener {
       await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.channel)}`);
       this.connected = true;
       this.watch.setListening(true);
-      if (this.retryMs > FIRST_RETRY_MS) this.logger.log('Listening for new jobs again');
-      this.retryMs = FIRST_RETRY_MS;
+      if (this.backoff.connected()) this.logger.log('Listening for new jobs again');
       this.probeTimer ??= setInterval(() => void this.probe(), PROBE_EVERY_MS);
       this.trigger.jobsDueNow();
     } catch (err) {
@@ -146,11 +142,8 @@ export class NotificationListener {
     client.on('error', () => undefined);
     abandonConnection(client);
     if (this.stopped) return;
-    // Only the loss is logged, not each failed reconnection: while the database is away they come every few seconds.
-    if (this.retryMs === FIRST_RETRY_MS) {
-      this.logger.warn(`LISTEN connection lost${err ? `: ${err.message}` : ''}; reconnecting, quietly until it is back`);
-    }
-    this.reconnectTimer = setTimeout(() => void this.connect(), this.retryMs);
-    this.retryMs = Math.min(MAX_RETRY_MS, this.retryMs * 2);
+    const { waitMs, first } = this.backoff.lost();
+    if (first) this.logger.warn(`LISTEN connection lost${err ? `: ${err.message}` : ''}; reconnecting, quietly until it is back`);
+    this.reconnectTimer = setTimeout(() => void this.connect(), waitMs);
   }
 }

@@ -3,12 +3,8 @@ import { Client } from 'pg';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
 import { quoteIdent } from '../../storage/connections/quote';
 import { abandonConnection } from '../../storage/connections/statement-deadline';
+import { ReconnectBackoff } from '../../storage/connections/reconnect-backoff';
 import { LiveItem } from '../live/live-event';
-
-/** Wait before the first reconnection attempt after the connection was lost. */
-const FIRST_RETRY_MS = 100;
-/** Longest wait between two reconnection attempts. */
-const MAX_RETRY_MS = 2000;
 
 /** What the listener hands on. */
 export interface LiveListenerSink {
@@ -28,7 +24,7 @@ export class LiveListener {
   private readonly logger = new Logger('Conveyor:Live');
   private client: Client | null = null;
   private sink: LiveListenerSink | null = null;
-  private retryMs = FIRST_RETRY_MS;
+  private readonly backoff = new ReconnectBackoff();
   private reconnectTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly db: ConveyorDatabase) {}
@@ -65,8 +61,7 @@ export class LiveListener {
     try {
       await client.connect();
       await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.liveChannel)}`);
-      if (this.retryMs > FIRST_RETRY_MS) this.logger.log('Live LISTEN connection back');
-      this.retryMs = FIRST_RETRY_MS;
+      if (this.backoff.connected()) this.logger.log('Live LISTEN connection back');
       this.sink?.listening();
     } catch (err) {
       this.lost(client, err as Error);
@@ -90,11 +85,8 @@ export class LiveListener {
     client.on('error', () => undefined);
     abandonConnection(client);
     if (!this.sink) return;
-    // Only the loss is logged, not each failed reconnection: while the database is away they come every few seconds.
-    if (this.retryMs === FIRST_RETRY_MS) {
-      this.logger.warn(`Live LISTEN connection lost${err ? `: ${err.message}` : ''}; reconnecting, quietly until it is back`);
-    }
-    this.reconnectTimer = setTimeout(() => void this.connect(), this.retryMs);
-    this.retryMs = Math.min(MAX_RETRY_MS, this.retryMs * 2);
+    const { waitMs, first } = this.backoff.lost();
+    if (first) this.logger.warn(`Live LISTEN connection lost${err ? `: ${err.message}` : ''}; reconnecting, quietly until it is back`);
+    this.reconnectTimer = setTimeout(() => void this.connect(), waitMs);
   }
 }
