@@ -272,3 +272,20 @@ describe('WorkerPool: a lease that may lapse while the heartbeat hangs', () => {
     executor.running.get(running.id)!(null);
   });
 });
+
+describe('WorkerPool: a job claimed again while its lost attempt still runs', () => {
+  it('keeps holding the new attempt when the lost one ends', () => {
+    const { pool, executor } = poolWith({ concurrency: 2, prefetch: 0 }, [handler('A')]);
+    pool.start();
+    const first = job('A');
+    pool.accept([first], performance.now());
+    const endFirst = executor.running.get(first.id)!;
+    pool.markLost([{ id: first.id, token: 'tok' }]);
+    // Rescued after its lease lapsed, and claimed here again under a new token, while its handler ignores the abort.
+    const again = Object.assign(new PlainJob(), { ...first, leaseToken: 'tok-2', attempts: 2 });
+    pool.accept([again], performance.now());
+    endFirst(null);
+    expect(pool.heldLeases()).toEqual([{ id: first.id, token: 'tok-2' }]);
+    expect(pool.stats()).toMatchObject({ running: 1 });
+  });
+});

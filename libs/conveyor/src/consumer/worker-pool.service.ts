@@ -15,6 +15,7 @@ import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
 import { EarlyCancels } from './early-cancels';
 import { HeldJob, HeldLease } from './held-job';
+import { HeldJobs } from './held-jobs';
 import { LeaseLapseCheck } from './lease-lapse-check';
 import { PrefetchSizer } from './prefetch-sizer';
 import { ConcurrencyCaps } from './concurrency-caps';
@@ -61,13 +62,12 @@ export const FINAL_WRITES_MS = 5_000;
 @Injectable()
 export class WorkerPool {
   private readonly logger = new Logger('Conveyor:Worker');
-  private readonly held = new Map<string, HeldJob>();
+  private readonly held = new HeldJobs();
   private buffer: HeldJob[] = [];
   private running = 0;
   private readonly caps: ConcurrencyCaps;
   /** What every attempt may report while it runs. */
   private readonly reports: AttemptReports;
-  private readonly runningDone = new Set<() => void>();
   private accepting = false;
   private lastClaimCapped = false;
   private readonly changeListeners = new Set<() => void>();
@@ -184,7 +184,7 @@ export class WorkerPool {
       if (this.earlyCancels.take(job.id, job.leaseToken)) continue; // CANCELLED already: nothing to run or write
       const held = new HeldJob(job, handler);
       held.leaseValidUntil = validUntil;
-      this.held.set(job.id, held);
+      this.held.add(held);
       if (!this.accepting) {
         this.finish(held, handBackRow(job, this.options.workerId));
         continue;
@@ -197,7 +197,7 @@ export class WorkerPool {
 
   /** Lease id/token of every job still held (buffered, running, or outcome not yet written). */
   heldLeases(): HeldLease[] {
-    return [...this.held.values()].map((h) => ({ id: h.job.id, token: h.token }));
+    return this.held.leases();
   }
 
   /**
@@ -207,7 +207,7 @@ export class WorkerPool {
   leasesExtended(leases: Iterable<HeldLease>, sentAt: number): void {
     const validUntil = sentAt + this.options.leaseMs - this.leaseMargin;
     for (const lease of leases) {
-      const held = this.holding(lease);
+      const held = this.held.holding(lease);
       if (held && held.leaseValidUntil < validUntil) held.leaseValidUntil = validUntil;
     }
   }
@@ -217,21 +217,14 @@ export class WorkerPool {
    * it if running, drops it if buffered, and writes nothing for it.
    */
   dropLapsedLeases(): void {
-    const now = performance.now();
-    const lapsed = [...this.held.values()]
-      .filter((h) => h.state !== 'finishing' && !h.lost && h.leaseValidUntil <= now)
-      .map((h) => ({ id: h.job.id, token: h.token }));
+    const lapsed = this.held.lapsedBy(performance.now());
     if (lapsed.length > 0) this.markLost(lapsed);
   }
 
   /** Drops what lapsed; answers when the next held lease may lapse (Infinity when none is held). */
   private lapsedDropped(): number {
     this.dropLapsedLeases();
-    let earliest = Infinity;
-    for (const held of this.held.values()) {
-      if (held.state !== 'finishing' && !held.lost && held.leaseValidUntil < earliest) earliest = held.leaseValidUntil;
-    }
-    return earliest;
+    return this.held.nextLapse();
   }
 
   /**
@@ -249,26 +242,24 @@ export class WorkerPool {
    */
   markLost(leases: HeldLease[]): void {
     for (const lease of leases) {
-      const id = lease.id;
-      const held = this.holding(lease);
+      const held = this.held.holding(lease);
       if (!held || held.state === 'finishing') continue;
-      held.lost = true;
-      this.events.emit('stale', id, this.options.workerId);
+      this.events.emit('stale', lease.id, this.options.workerId);
       this.logger.warn(jobLog('Lost the claim on a job (lease expired); its result will not be written', held.job, this.options.workerId));
-      if (held.state === 'buffered') {
-        this.buffer = this.buffer.filter((b) => b !== held);
-        this.held.delete(id);
-      } else {
-        held.abort(new LeaseLostError(id));
-      }
+      this.giveUp(held, new LeaseLostError(lease.id));
     }
     this.roomFreed();
   }
 
-  /** The held job of this claim, if this process holds it under the claim's token still. */
-  private holding(lease: HeldLease): HeldJob | undefined {
-    const held = this.held.get(lease.id);
-    return held?.token === lease.token ? held : undefined;
+  /** Gives up an attempt whose outcome must not be written: a buffered job is dropped unrun, a running one aborted. */
+  private giveUp(held: HeldJob, reason: Error): void {
+    held.lost = true;
+    if (held.state === 'buffered') {
+      this.buffer = this.buffer.filter((b) => b !== held);
+      this.held.release(held);
+    } else {
+      held.abort(reason);
+    }
   }
 
   /**
@@ -287,17 +278,11 @@ export class WorkerPool {
     if (held.token !== token) return false;
     held.cancelled = true;
     if (held.state === 'finishing') return true;
-    held.lost = true;
     this.logger.log(
       jobLog('Job cancelled by an operator while held here; its outcome will not be written', held.job, this.options.workerId),
     );
-    if (held.state === 'buffered') {
-      this.buffer = this.buffer.filter((b) => b !== held);
-      this.held.delete(jobId);
-      this.roomFreed();
-    } else {
-      held.abort(new JobCancelledError(jobId));
-    }
+    this.giveUp(held, new JobCancelledError(jobId));
+    this.roomFreed();
     return true;
   }
 
@@ -322,7 +307,7 @@ export class WorkerPool {
     if (this.running > 0) {
       const when = hurried ? 'at once, as asked again to stop' : 'after the shutdown grace period';
       this.logger.warn(`Handing back ${this.running} running jobs ${when}`);
-      for (const held of this.held.values()) if (held.state === 'running') held.abort(new WorkerShutdownError());
+      for (const held of this.held.running()) held.abort(new WorkerShutdownError());
       await this.whenIdle();
     }
     const unwritten = await this.completer.drain(FINAL_WRITES_MS);
@@ -333,13 +318,11 @@ export class WorkerPool {
   private whenIdle(): Promise<void> {
     if (this.running === 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const check = () => {
-        if (this.running === 0) {
-          this.runningDone.delete(check);
-          resolve();
-        }
-      };
-      this.runningDone.add(check);
+      const stopListening = this.onChange(() => {
+        if (this.running > 0) return;
+        stopListening();
+        resolve();
+      });
     });
   }
 
@@ -363,7 +346,7 @@ export class WorkerPool {
   /** A buffered job whose lease may have lapsed: it may run elsewhere already, so it is not started here. */
   private dropUnstarted(held: HeldJob): void {
     held.lost = true;
-    this.held.delete(held.job.id);
+    this.held.release(held);
     this.events.emit('stale', held.job.id, this.options.workerId);
     this.logger.warn(jobLog('Dropped a claimed job unrun: its lease may have lapsed before a slot freed', held.job, this.options.workerId));
   }
@@ -385,11 +368,10 @@ export class WorkerPool {
     this.running--;
     this.caps.ended(job);
     if (row === null) {
-      this.held.delete(job.id);
+      this.held.release(held);
     } else {
       this.finish(held, row);
     }
-    if (this.runningDone.size > 0) for (const check of [...this.runningDone]) check();
     this.dispatch();
     this.roomFreed();
   }
@@ -410,7 +392,7 @@ export class WorkerPool {
     this.completer.add(
       row,
       (written) => {
-        if (this.held.get(held.job.id) === held) this.held.delete(held.job.id);
+        this.held.release(held);
         this.changed();
         if (written) {
           const outcome = outcomeOf(row);
