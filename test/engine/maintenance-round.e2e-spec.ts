@@ -92,11 +92,13 @@ describe('maintenance round', () => {
 
     expect(await leadership()).toEqual({ holder: 'first', term });
     expect(await statusesOf(jobs)).toEqual({ [JobStatus.RETRYING]: 3 });
-    const { rows } = await first.sql.query<{ kind: string; worker: string }>(
-      `SELECT errors->-1->>'kind' AS kind, errors->-1->>'worker' AS worker FROM ${first.jobsTable} WHERE id = $1`,
+    const { rows } = await first.sql.query<{ kind: string; worker: string; at: string }>(
+      `SELECT errors->-1->>'kind' AS kind, errors->-1->>'worker' AS worker, errors->-1->>'at' AS at FROM ${first.jobsTable} WHERE id = $1`,
       [jobs[0]],
     );
-    expect(rows[0]).toEqual({ kind: JobErrorKind.LEASE_EXPIRED, worker: 'gone' });
+    expect(rows[0]).toEqual({ kind: JobErrorKind.LEASE_EXPIRED, worker: 'gone', at: expect.any(String) });
+    // The shape a worker writes its entries in (Date.toISOString()), whatever the session's time zone.
+    expect(rows[0].at).toBe(new Date(rows[0].at).toISOString());
     expect(await instanceRows()).toEqual([{ id: 'first', live: true }]);
   });
 

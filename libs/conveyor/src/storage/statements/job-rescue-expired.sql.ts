@@ -4,6 +4,12 @@ import { SqlParams } from './sql-params';
 import { SqlTables, Statement } from './statement';
 
 /**
+ * now() in the shape a worker writes its entries' times in (Date.toISOString(): UTC, milliseconds, `Z`), whatever the
+ * session's time zone: one history, one format.
+ */
+const ISO_NOW = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
  * Returns RUNNING jobs whose lease ran out to RETRYING (ready at once), or DEAD when the attempt that was
  * lost was the last one. The error history records which worker held the lease. Clearing the lease token
  * fences the old worker: its late heartbeat or completion no longer matches any row. Each rescued row
@@ -42,7 +48,7 @@ UPDATE ${t.jobs} j SET
   run_at = now(),
   last_error = ${prefix} || coalesce(j.locked_by, 'an unknown worker') || '.',
   errors = j.errors || jsonb_build_array(jsonb_build_object(
-    'attempt', j.attempts, 'at', now(), 'kind', ${p.add(JobErrorKind.LEASE_EXPIRED)}::text, 'worker', j.locked_by,
+    'attempt', j.attempts, 'at', ${ISO_NOW}, 'kind', ${p.add(JobErrorKind.LEASE_EXPIRED)}::text, 'worker', j.locked_by,
     'error', ${prefix} || coalesce(j.locked_by, 'an unknown worker') || '.')),
   locked_by = NULL,
   locked_until = NULL,
