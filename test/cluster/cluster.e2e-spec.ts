@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
-import { PrivatePostgres, privatePostgresUnavailable } from '../support/private-postgres';
-import { ServiceProcess, startServiceProcess } from '../support/service-process';
+import { privatePostgresUnavailable } from '../support/private-postgres';
 import { waitFor } from '../support/wait-for';
-import { DeliveryReceiver } from './support/delivery-receiver';
-import { TestHost, TestNetwork } from './support/test-network';
+import { TestNetwork } from './support/test-network';
+import { WebhookCluster } from './support/webhook-cluster';
 
 const LEASE_MS = 4000;
 const MAINTENANCE_INTERVAL_MS = 1000;
@@ -24,114 +19,72 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
  * delivered which job.
  */
 (unavailable ? describe.skip : describe)('a cluster of three hosts', () => {
-  let network: TestNetwork;
-  let cluster: PrivatePostgres;
-  let receiver: DeliveryReceiver;
-  let db: Client;
-  let outbox: string;
-  const services = new Map<TestHost, ServiceProcess>();
-
-  const workerId = (host: TestHost) => `cluster-${host.name}`;
-  const hostOf = (id: string) => network.hosts.find((h) => workerId(h) === id)!;
-
-  const startService = async (host: TestHost): Promise<ServiceProcess> => {
-    const service = await startServiceProcess({
-      prefix: host.exec,
-      host: host.address,
-      env: {
-        DATABASE_URL: cluster.url(network.gateway),
-        WORKER_ID: workerId(host),
-        OUTBOX_DIR: outbox,
-        CONCURRENCY: '5',
-        LEASE_MS: String(LEASE_MS),
-        HEARTBEAT_INTERVAL_MS: '1000',
-        MAINTENANCE_INTERVAL_MS: String(MAINTENANCE_INTERVAL_MS),
-        POLL_INTERVAL_MS: '500',
-        MAX_ATTEMPTS: '20',
-        BACKOFF_BASE_MS: '200',
-        BACKOFF_MAX_MS: '2000',
-        WEBHOOK_TIMEOUT_MS: '60000',
-      },
-    });
-    services.set(host, service);
-    return service;
+  let cluster: WebhookCluster;
+  const env = {
+    CONCURRENCY: '5',
+    LEASE_MS: String(LEASE_MS),
+    HEARTBEAT_INTERVAL_MS: '1000',
+    MAINTENANCE_INTERVAL_MS: String(MAINTENANCE_INTERVAL_MS),
+    POLL_INTERVAL_MS: '500',
+    MAX_ATTEMPTS: '20',
+    BACKOFF_BASE_MS: '200',
+    BACKOFF_MAX_MS: '2000',
+    WEBHOOK_TIMEOUT_MS: '60000',
   };
-  const enqueue = async (count: number): Promise<void> => {
-    await db.query(
-      `INSERT INTO conveyor_jobs (type, payload)
-       SELECT 'SEND_WEBHOOK', jsonb_build_object('url', $1::text, 'body', jsonb_build_object('n', n)) FROM generate_series(1, $2) n`,
-      [receiver.url, count],
-    );
-  };
+
   const statusCounts = async (): Promise<Record<string, number>> => {
-    const { rows } = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM conveyor_jobs GROUP BY status');
+    const { rows } = await cluster.db.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM conveyor_jobs GROUP BY status',
+    );
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   };
   const allCompleted = (total: number, timeoutMs: number) =>
     waitFor(async () => ((await statusCounts()).COMPLETED ?? 0) === total, { timeoutMs, message: `all ${total} jobs to complete` });
-  const leader = async (): Promise<string | null> => {
-    const { rows } = await db.query<{ holder: string }>('SELECT holder FROM conveyor_leadership WHERE expires_at > now()');
-    return rows[0]?.holder ?? null;
-  };
-  const ready = async (host: TestHost): Promise<boolean> => {
-    const res = await fetch(`${services.get(host)!.baseUrl}/health/ready`, { signal: AbortSignal.timeout(1000) }).catch(() => null);
-    return res?.status === 200;
-  };
 
   beforeAll(async () => {
-    network = TestNetwork.create(3);
-    cluster = await PrivatePostgres.create({ listen: `127.0.0.1,${network.gateway}` });
-    receiver = new DeliveryReceiver(50);
-    await receiver.start(network.gateway);
-    outbox = mkdtempSync(join(tmpdir(), 'conveyor-cluster-'));
-    db = new Client({ connectionString: cluster.url() });
-    await db.connect();
-    await Promise.all(network.hosts.map((host) => startService(host)));
-    await waitFor(async () => (await Promise.all(network.hosts.map(ready))).every(Boolean), {
+    cluster = await WebhookCluster.create({ hosts: 3, name: 'cluster', deliveryMs: 50 });
+    await Promise.all(cluster.hosts.map((host) => cluster.start(host, env)));
+    await waitFor(async () => (await Promise.all(cluster.hosts.map((h) => cluster.ready(h)))).every(Boolean), {
       timeoutMs: 30_000,
       message: 'every host to be ready',
     });
   }, 180_000);
 
   afterEach(async () => {
-    await db?.query('TRUNCATE conveyor_jobs');
-    receiver?.deliveries.splice(0);
+    await cluster?.db.query('TRUNCATE conveyor_jobs');
+    cluster?.receiver.deliveries.splice(0);
   });
 
   afterAll(async () => {
-    await Promise.all([...services.values()].map((s) => s.stop()));
-    await db?.end();
-    await receiver?.stop();
     await cluster?.destroy();
-    network?.destroy();
-    if (outbox) rmSync(outbox, { recursive: true, force: true });
   });
 
   it('drains 3,000 jobs exactly once across the three hosts', async () => {
-    await enqueue(3000);
+    await cluster.enqueue(3000);
     await allCompleted(3000, 120_000);
-    expect(receiver.repeats().size).toBe(0);
-    expect(new Set(receiver.deliveries.map((d) => d.jobId)).size).toBe(3000);
-    const byHost = network.hosts.map((h) => receiver.deliveries.filter((d) => d.from === h.address).length);
+    expect(cluster.receiver.repeats().size).toBe(0);
+    expect(new Set(cluster.receiver.deliveries.map((d) => d.jobId)).size).toBe(3000);
+    const byHost = cluster.network.hosts.map((h) => cluster.receiver.deliveries.filter((d) => d.from === h.address).length);
     expect(byHost.every((n) => n > 0)).toBe(true);
     console.log(`three hosts: 3,000 jobs, each delivered once; by host ${byHost.join(' / ')}`);
   }, 180_000);
 
   it('the leader host silently cut off mid-drain: rescue within the bound, none of its claims started late, back at work within 5 s of the network returning', async () => {
-    await enqueue(4000);
+    await cluster.enqueue(4000);
     await waitFor(async () => ((await statusCounts()).COMPLETED ?? 0) >= 300, { timeoutMs: 30_000, message: 'the drain to be under way' });
-    const leaderId = (await leader())!;
-    const cut = hostOf(leaderId);
-    network.cut(cut);
+    const leaderId = (await cluster.leader())!;
+    const cut = cluster.hostOf(leaderId);
+    cluster.network.cut(cut);
     const cutAt = Date.now();
-    const { rows: held } = await db.query<{ id: string }>(`SELECT id FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`, [
-      leaderId,
-    ]);
+    const { rows: held } = await cluster.db.query<{ id: string }>(
+      `SELECT id FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`,
+      [leaderId],
+    );
     expect(held.length).toBeGreaterThan(0);
 
     const next = await waitFor(
       async () => {
-        const holder = await leader();
+        const holder = await cluster.leader();
         return holder && holder !== leaderId ? holder : null;
       },
       { timeoutMs: 20_000, message: 'another host to lead' },
@@ -139,7 +92,7 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     const takeoverMs = Date.now() - cutAt;
     await waitFor(
       async () => {
-        const { rows } = await db.query<{ n: number }>(
+        const { rows } = await cluster.db.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM conveyor_jobs WHERE id = ANY($1::uuid[]) AND status = 'RUNNING' AND locked_by = $2`,
           [held.map((r) => r.id), leaderId],
         );
@@ -150,12 +103,12 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     const rescueMs = Date.now() - cutAt;
 
     await waitFor(() => Date.now() - cutAt >= PARTITION_MS, { timeoutMs: PARTITION_MS + 5000, intervalMs: 250 });
-    await enqueue(1500);
-    network.heal(cut);
+    await cluster.enqueue(1500);
+    cluster.network.heal(cut);
     const healedAt = Date.now();
-    await waitFor(() => ready(cut), { timeoutMs: 60_000, intervalMs: 100, message: 'the healed host to be ready' });
+    await waitFor(() => cluster.ready(cut), { timeoutMs: 60_000, intervalMs: 100, message: 'the healed host to be ready' });
     const readyMs = Date.now() - healedAt;
-    await waitFor(() => receiver.deliveries.some((d) => d.from === cut.address && d.at > healedAt), {
+    await waitFor(() => cluster.receiver.deliveries.some((d) => d.from === cut.address && d.at > healedAt), {
       timeoutMs: 60_000,
       intervalMs: 100,
       message: 'the healed host to deliver a job',
@@ -164,15 +117,15 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     await allCompleted(5500, 120_000);
 
     // Leadership stayed with the new term: the former leader's renewals were refused.
-    expect(await leader()).not.toBe(leaderId);
-    expect(services.get(cut)!.proc.exitCode).toBeNull();
+    expect(await cluster.leader()).not.toBe(leaderId);
+    expect(cluster.services.get(cut)!.proc.exitCode).toBeNull();
     // A job can be delivered twice only when the cut host had sent it just before the cut and lost the answer. Once
     // back, the cut host starts none of the jobs it had claimed: their leases lapsed, and others ran them.
-    const repeats = receiver.repeats();
+    const repeats = cluster.receiver.repeats();
     const heldIds = new Set(held.map((r) => r.id));
     expect([...repeats.keys()].filter((id) => !heldIds.has(id))).toEqual([]);
-    const ranElsewhere = new Set(receiver.deliveries.filter((d) => d.from !== cut.address).map((d) => d.jobId));
-    const lateRepeats = receiver.deliveries.filter((d) => d.from === cut.address && d.at > healedAt && ranElsewhere.has(d.jobId));
+    const ranElsewhere = new Set(cluster.receiver.deliveries.filter((d) => d.from !== cut.address).map((d) => d.jobId));
+    const lateRepeats = cluster.receiver.deliveries.filter((d) => d.from === cut.address && d.at > healedAt && ranElsewhere.has(d.jobId));
     expect(lateRepeats).toEqual([]);
     console.log(
       `leader cut off for ${PARTITION_MS} ms: ${next} led ${takeoverMs} ms after the cut, the ${held.length} jobs it held were rescued ` +
@@ -187,21 +140,22 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
   }, 240_000);
 
   it('the leader host killed: another host leads and rescues its jobs within the bound; every job completes', async () => {
-    await enqueue(3000);
+    await cluster.enqueue(3000);
     await waitFor(async () => ((await statusCounts()).COMPLETED ?? 0) >= 300, { timeoutMs: 30_000, message: 'the drain to be under way' });
-    const leaderId = (await leader())!;
-    const victim = hostOf(leaderId);
-    services.get(victim)!.proc.kill('SIGKILL');
-    await services.get(victim)!.exited;
+    const leaderId = (await cluster.leader())!;
+    const victim = cluster.hostOf(leaderId);
+    cluster.services.get(victim)!.proc.kill('SIGKILL');
+    await cluster.services.get(victim)!.exited;
     const killedAt = Date.now();
-    services.delete(victim);
-    const { rows: held } = await db.query<{ id: string }>(`SELECT id FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`, [
-      leaderId,
-    ]);
+    cluster.services.delete(victim);
+    const { rows: held } = await cluster.db.query<{ id: string }>(
+      `SELECT id FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`,
+      [leaderId],
+    );
 
     await waitFor(
       async () => {
-        const holder = await leader();
+        const holder = await cluster.leader();
         return holder && holder !== leaderId;
       },
       { timeoutMs: 20_000, message: 'another host to lead' },
@@ -209,7 +163,7 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     const takeoverMs = Date.now() - killedAt;
     await waitFor(
       async () => {
-        const { rows } = await db.query<{ n: number }>(
+        const { rows } = await cluster.db.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM conveyor_jobs WHERE status = 'RUNNING' AND locked_by = $1`,
           [leaderId],
         );
@@ -221,7 +175,7 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     await allCompleted(3000, 120_000);
 
     // A job delivered by the killed host whose outcome it never wrote runs again: at most the jobs it held.
-    const repeats = receiver.repeats();
+    const repeats = cluster.receiver.repeats();
     expect(repeats.size).toBeLessThanOrEqual(held.length);
     expect([...repeats.values()].every((n) => n === 2)).toBe(true);
     console.log(

@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
-import { PrivatePostgres, privatePostgresUnavailable } from '../support/private-postgres';
-import { ServiceProcess, startServiceProcess } from '../support/service-process';
+import { privatePostgresUnavailable } from '../support/private-postgres';
 import { waitFor } from '../support/wait-for';
-import { DeliveryReceiver } from './support/delivery-receiver';
 import { TestHost, TestNetwork } from './support/test-network';
+import { WebhookCluster } from './support/webhook-cluster';
 
 const LEASE_MS = 4000;
 const HEARTBEAT_INTERVAL_MS = 1000;
@@ -39,71 +34,37 @@ interface JobEnd {
  * host is cut off the same way. Every job's end is read from the database.
  */
 (unavailable ? describe.skip : describe)('a host cut off while its jobs run', () => {
-  let network: TestNetwork;
-  let cluster: PrivatePostgres;
-  let receiver: DeliveryReceiver;
-  let db: Client;
-  let outbox: string;
+  let cluster: WebhookCluster;
   let leaderHost: TestHost;
   let cutHost: TestHost;
-  const services = new Map<TestHost, ServiceProcess>();
   /** How long the receiver holds the other host's webhooks: at once, until the cut host is healed. */
   let otherDelayMs = 50;
+  const env = {
+    CONCURRENCY: '3',
+    PREFETCH: '0',
+    LEASE_MS: String(LEASE_MS),
+    HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS),
+    MAINTENANCE_INTERVAL_MS: String(MAINTENANCE_INTERVAL_MS),
+    POLL_INTERVAL_MS: '250',
+    MAX_ATTEMPTS: '5',
+    BACKOFF_BASE_MS: '100',
+    BACKOFF_MAX_MS: '200',
+    WEBHOOK_TIMEOUT_MS: '60000',
+  };
 
-  const workerId = (host: TestHost) => `wcut-${host.name}`;
-  const startService = async (host: TestHost): Promise<void> => {
-    services.set(
-      host,
-      await startServiceProcess({
-        prefix: host.exec,
-        host: host.address,
-        env: {
-          DATABASE_URL: cluster.url(network.gateway),
-          WORKER_ID: workerId(host),
-          OUTBOX_DIR: outbox,
-          CONCURRENCY: '3',
-          PREFETCH: '0',
-          LEASE_MS: String(LEASE_MS),
-          HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS),
-          MAINTENANCE_INTERVAL_MS: String(MAINTENANCE_INTERVAL_MS),
-          POLL_INTERVAL_MS: '250',
-          MAX_ATTEMPTS: '5',
-          BACKOFF_BASE_MS: '100',
-          BACKOFF_MAX_MS: '200',
-          WEBHOOK_TIMEOUT_MS: '60000',
-        },
-      }),
-    );
-  };
-  const enqueue = async (count: number): Promise<string[]> => {
-    const { rows } = await db.query<{ id: string }>(
-      `INSERT INTO conveyor_jobs (type, payload)
-       SELECT 'SEND_WEBHOOK', jsonb_build_object('url', $1::text, 'body', jsonb_build_object('n', n)) FROM generate_series(1, $2) n
-       RETURNING id`,
-      [receiver.url, count],
-    );
-    return rows.map((r) => r.id);
-  };
   const jobs = async (ids: string[]): Promise<JobEnd[]> =>
     (
-      await db.query<JobEnd>(`SELECT id, status, attempts, locked_by, errors FROM conveyor_jobs WHERE id = ANY($1::uuid[]) ORDER BY id`, [
-        ids,
-      ])
+      await cluster.db.query<JobEnd>(
+        `SELECT id, status, attempts, locked_by, errors FROM conveyor_jobs WHERE id = ANY($1::uuid[]) ORDER BY id`,
+        [ids],
+      )
     ).rows;
-  const leader = async (): Promise<string | null> => {
-    const { rows } = await db.query<{ holder: string }>('SELECT holder FROM conveyor_leadership WHERE expires_at > now()');
-    return rows[0]?.holder ?? null;
-  };
-  const ready = async (host: TestHost): Promise<boolean> => {
-    const res = await fetch(`${services.get(host)!.baseUrl}/health/ready`, { signal: AbortSignal.timeout(1000) }).catch(() => null);
-    return res?.status === 200;
-  };
   /** When the cut host's log first said it lost the claim on `id` (its handler's signal fires then). */
   const lostAt = new Map<string, number>();
   let watcher: NodeJS.Timeout | undefined;
   const watchLostClaims = () => {
     watcher = setInterval(() => {
-      for (const line of services.get(cutHost)!.output().split('\n')) {
+      for (const line of cluster.services.get(cutHost)!.output().split('\n')) {
         if (!line.includes('Lost the claim')) continue;
         const id = /"jobId":"([^"]+)"/.exec(line)?.[1];
         if (id && !lostAt.has(id)) lostAt.set(id, Date.now());
@@ -114,11 +75,11 @@ interface JobEnd {
   /** Enqueues jobs until the cut host runs some; answers their ids. */
   const runningOnCutHost = async (count: number): Promise<string[]> => {
     otherDelayMs = 50;
-    const ids = await enqueue(count);
+    const ids = await cluster.enqueue(count);
     return waitFor(
       async () => {
-        const held = (await jobs(ids)).filter((j) => j.status === 'RUNNING' && j.locked_by === workerId(cutHost)).map((j) => j.id);
-        const sent = held.filter((id) => receiver.deliveries.some((d) => d.jobId === id && d.from === cutHost.address));
+        const held = (await jobs(ids)).filter((j) => j.status === 'RUNNING' && j.locked_by === cluster.workerId(cutHost)).map((j) => j.id);
+        const sent = held.filter((id) => cluster.receiver.deliveries.some((d) => d.jobId === id && d.from === cutHost.address));
         return sent.length > 0 && sent.length === held.length;
       },
       { timeoutMs: 20_000, message: 'the cut host to be delivering jobs' },
@@ -126,19 +87,20 @@ interface JobEnd {
   };
 
   beforeAll(async () => {
-    network = TestNetwork.create(2);
-    [leaderHost, cutHost] = network.hosts;
-    cluster = await PrivatePostgres.create({ listen: `127.0.0.1,${network.gateway}` });
-    receiver = new DeliveryReceiver((from) => (from === cutHost.address ? DELIVERY_MS : otherDelayMs));
-    await receiver.start(network.gateway);
-    outbox = mkdtempSync(join(tmpdir(), 'conveyor-worker-cut-'));
-    db = new Client({ connectionString: cluster.url() });
-    await db.connect();
+    cluster = await WebhookCluster.create({
+      hosts: 2,
+      name: 'wcut',
+      deliveryMs: (from) => (from === cutHost.address ? DELIVERY_MS : otherDelayMs),
+    });
+    [leaderHost, cutHost] = cluster.hosts;
     // The leader first, so that the host cut off is only a worker.
-    await startService(leaderHost);
-    await waitFor(async () => (await leader()) === workerId(leaderHost), { timeoutMs: 20_000, message: 'the first host to lead' });
-    await startService(cutHost);
-    await waitFor(async () => (await ready(leaderHost)) && (await ready(cutHost)), {
+    await cluster.start(leaderHost, env);
+    await waitFor(async () => (await cluster.leader()) === cluster.workerId(leaderHost), {
+      timeoutMs: 20_000,
+      message: 'the first host to lead',
+    });
+    await cluster.start(cutHost, env);
+    await waitFor(async () => (await cluster.ready(leaderHost)) && (await cluster.ready(cutHost)), {
       timeoutMs: 30_000,
       message: 'both hosts to be ready',
     });
@@ -146,26 +108,21 @@ interface JobEnd {
   }, 180_000);
 
   afterEach(async () => {
-    for (const host of network?.hosts ?? []) network.heal(host);
+    for (const host of cluster?.hosts ?? []) cluster.network.heal(host);
   });
 
   afterAll(async () => {
     clearInterval(watcher);
-    await Promise.all([...services.values()].map((s) => s.stop()));
-    await db?.end();
-    await receiver?.stop();
     await cluster?.destroy();
-    network?.destroy();
-    if (outbox) rmSync(outbox, { recursive: true, force: true });
   });
 
   it('cut off for less than the lease: its jobs run on there, once, and complete on their first attempt', async () => {
     const ids = await runningOnCutHost(6);
-    const held = (await jobs(ids)).filter((j) => j.locked_by === workerId(cutHost)).map((j) => j.id);
-    network.cut(cutHost);
+    const held = (await jobs(ids)).filter((j) => j.locked_by === cluster.workerId(cutHost)).map((j) => j.id);
+    cluster.network.cut(cutHost);
     const cutAt = Date.now();
     await waitFor(() => Date.now() - cutAt >= SHORT_CUT_MS, { timeoutMs: 2 * SHORT_CUT_MS, intervalMs: 50 });
-    network.heal(cutHost);
+    cluster.network.heal(cutHost);
 
     const ends = await waitFor(
       async () => {
@@ -178,21 +135,21 @@ interface JobEnd {
       expect({ id: j.id, attempts: j.attempts, errors: j.errors }).toEqual({ id: j.id, attempts: 1, errors: [] });
     }
     expect(held.filter((id) => lostAt.has(id))).toEqual([]);
-    expect([...receiver.repeats().keys()].filter((id) => ids.includes(id))).toEqual([]);
+    expect([...cluster.receiver.repeats().keys()].filter((id) => ids.includes(id))).toEqual([]);
   }, 120_000);
 
   it('cut off for longer than the lease: its handlers are aborted before another host starts the jobs; each job ends once, its late outcome fenced', async () => {
     const ids = await runningOnCutHost(6);
-    network.cut(cutHost);
+    cluster.network.cut(cutHost);
     const cutAt = Date.now();
     // Read after the cut: a claim that reached the database just before it counts, though its answer was lost.
-    const held = (await jobs(ids)).filter((j) => j.locked_by === workerId(cutHost) && j.status === 'RUNNING').map((j) => j.id);
+    const held = (await jobs(ids)).filter((j) => j.locked_by === cluster.workerId(cutHost) && j.status === 'RUNNING').map((j) => j.id);
     expect(held.length).toBeGreaterThan(0);
 
     // Each held job is taken over by the leader's host: rescued, claimed again and delivered from there.
     const takenOver = await waitFor(
       () => {
-        const starts = held.map((id) => receiver.deliveries.find((d) => d.jobId === id && d.from === leaderHost.address)?.at);
+        const starts = held.map((id) => cluster.receiver.deliveries.find((d) => d.jobId === id && d.from === leaderHost.address)?.at);
         return starts.every((at) => at !== undefined) ? (starts as number[]) : null;
       },
       { timeoutMs: 30_000, intervalMs: 20, message: "the cut host's jobs to be delivered from the other host" },
@@ -216,15 +173,15 @@ interface JobEnd {
     // host gets some, and a claim the cut host gave up on during the cut would find some if it reached the database
     // after the heal.
     otherDelayMs = DELIVERY_MS;
-    const later = await enqueue(12);
+    const later = await cluster.enqueue(12);
 
     // Healed: the cut host is ready and claiming again within seconds, and wrote nothing for the jobs it lost.
     await waitFor(() => Date.now() - cutAt >= 3 * LEASE_MS, { timeoutMs: 4 * LEASE_MS, intervalMs: 100 });
-    network.heal(cutHost);
+    cluster.network.heal(cutHost);
     const healedAt = Date.now();
-    await waitFor(() => ready(cutHost), { timeoutMs: 30_000, intervalMs: 100, message: 'the healed host to be ready' });
+    await waitFor(() => cluster.ready(cutHost), { timeoutMs: 30_000, intervalMs: 100, message: 'the healed host to be ready' });
     const readyMs = Date.now() - healedAt;
-    await waitFor(() => receiver.deliveries.some((d) => later.includes(d.jobId) && d.from === cutHost.address), {
+    await waitFor(() => cluster.receiver.deliveries.some((d) => later.includes(d.jobId) && d.from === cutHost.address), {
       timeoutMs: 30_000,
       intervalMs: 50,
       message: 'the healed host to deliver a new job',
@@ -256,19 +213,22 @@ interface JobEnd {
   it('the leader host cut off: the other host leads and rescues its jobs once; healed, the old leader changes nothing', async () => {
     // Both hosts hold their webhooks now, so that the leader's host is running jobs when it is cut off.
     otherDelayMs = DELIVERY_MS;
-    const oldLeader = workerId(leaderHost);
-    expect(await leader()).toBe(oldLeader);
-    const ids = await enqueue(6);
-    await waitFor(() => receiver.deliveries.some((d) => ids.includes(d.jobId) && d.from === leaderHost.address), {
+    const oldLeader = cluster.workerId(leaderHost);
+    expect(await cluster.leader()).toBe(oldLeader);
+    const ids = await cluster.enqueue(6);
+    await waitFor(() => cluster.receiver.deliveries.some((d) => ids.includes(d.jobId) && d.from === leaderHost.address), {
       timeoutMs: 20_000,
       message: "the leader's host to be delivering jobs",
     });
-    network.cut(leaderHost);
+    cluster.network.cut(leaderHost);
     const cutAt = Date.now();
     const held = (await jobs(ids)).filter((j) => j.locked_by === oldLeader && j.status === 'RUNNING').map((j) => j.id);
     expect(held.length).toBeGreaterThan(0);
 
-    await waitFor(async () => (await leader()) === workerId(cutHost), { timeoutMs: 20_000, message: 'the other host to lead' });
+    await waitFor(async () => (await cluster.leader()) === cluster.workerId(cutHost), {
+      timeoutMs: 20_000,
+      message: 'the other host to lead',
+    });
     const takeoverMs = Date.now() - cutAt;
     await waitFor(async () => (await jobs(held)).every((j) => j.locked_by !== oldLeader), {
       timeoutMs: 20_000,
@@ -277,9 +237,9 @@ interface JobEnd {
     const rescueMs = Date.now() - cutAt;
 
     await waitFor(() => Date.now() - cutAt >= 3 * LEASE_MS, { timeoutMs: 4 * LEASE_MS, intervalMs: 100 });
-    network.heal(leaderHost);
+    cluster.network.heal(leaderHost);
     const healedAt = Date.now();
-    await waitFor(() => ready(leaderHost), { timeoutMs: 30_000, intervalMs: 100, message: 'the healed host to be ready' });
+    await waitFor(() => cluster.ready(leaderHost), { timeoutMs: 30_000, intervalMs: 100, message: 'the healed host to be ready' });
     const readyMs = Date.now() - healedAt;
     const ends = await waitFor(
       async () => {
@@ -293,8 +253,8 @@ interface JobEnd {
       const expected = held.includes(j.id) ? { attempts: 2, kinds: ['lease-expired'] } : { attempts: 1, kinds: [] };
       expect({ id: j.id, attempts: j.attempts, kinds: j.errors.map((e) => e.kind) }).toEqual({ id: j.id, ...expected });
     }
-    expect(await leader()).toBe(workerId(cutHost));
-    const { rows: rescues } = await db.query<{ n: number }>(
+    expect(await cluster.leader()).toBe(cluster.workerId(cutHost));
+    const { rows: rescues } = await cluster.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM conveyor_jobs, jsonb_array_elements(errors) e WHERE e->>'kind' = 'lease-expired' AND id = ANY($1::uuid[])`,
       [ids],
     );
