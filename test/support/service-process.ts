@@ -25,6 +25,8 @@ export interface ServiceProcessOptions {
   host?: string;
   /** Wraps the command, e.g. `['ip', 'netns', 'exec', 'ns1']` to run it on another host. */
   prefix?: string[];
+  /** Checkout whose apps/server to run (default: this one), e.g. a worktree of an earlier commit. */
+  root?: string;
   /** Milliseconds to wait for /health/live. */
   startTimeoutMs?: number;
 }
@@ -70,10 +72,11 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
 
 /** Starts the service as startServiceProcess does, without waiting for it to answer. */
 export function spawnService(options: ServiceProcessOptions): SpawnedService {
-  const command = [process.execPath, '-r', join(ROOT, 'test/support/register-ts.js'), join(ROOT, 'apps/server/src/main.ts')];
+  const root = options.root ?? ROOT;
+  const command = [process.execPath, '-r', join(root, 'test/support/register-ts.js'), join(root, 'apps/server/src/main.ts')];
   const [file, ...args] = [...(options.prefix ?? []), ...command];
   const spawnOptions: SpawnOptions = {
-    cwd: ROOT,
+    cwd: root,
     // No drain delay unless a test asks for one: stop() should not wait for load balancers that are not there.
     env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
