@@ -77,10 +77,17 @@ describe('rolling upgrade from the build before the newest migration', () => {
     return (await res.json()) as T;
   }
 
-  async function submitMix(service: ServiceProcess, label: string, key: string, others: ServiceProcess[]): Promise<string[]> {
-    const single = await post<JobAnswer>(service, '/jobs', email(`${label} single`, 800));
+  /** `shiftMs` keeps each build's due times apart, so no timer armed for one build's jobs finds the other's. */
+  async function submitMix(
+    service: ServiceProcess,
+    label: string,
+    key: string,
+    others: ServiceProcess[],
+    shiftMs: number,
+  ): Promise<string[]> {
+    const single = await post<JobAnswer>(service, '/jobs', email(`${label} single`, 800 + shiftMs));
     const batch = await post<{ jobs: JobAnswer[] }>(service, '/jobs/batch', {
-      jobs: [email(`${label} now`, 0), email(`${label} later`, 1200), email(`${label} latest`, 2000)],
+      jobs: [email(`${label} now`, 0), email(`${label} later`, 1200 + shiftMs), email(`${label} latest`, 2000 + shiftMs)],
     });
     const keyedBody = email(`${label} keyed`, 0, { idempotencyKey: key });
     const keyed = await post<JobAnswer>(service, '/jobs', keyedBody);
@@ -126,8 +133,8 @@ describe('rolling upgrade from the build before the newest migration', () => {
     expect((await fetch(`${old.baseUrl}/health/ready`)).status).toBe(200);
 
     const mixed = [
-      ...(await submitMix(old, 'via previous', 'upgrade-a', [current])),
-      ...(await submitMix(current, 'via current', 'upgrade-b', [old])),
+      ...(await submitMix(old, 'via previous', 'upgrade-a', [current], 0)),
+      ...(await submitMix(current, 'via current', 'upgrade-b', [old], 400)),
     ];
     await expectRunOnceWhenDue(mixed, 1000);
     expect((await fetch(`${old.baseUrl}/health/ready`)).status).toBe(200);
