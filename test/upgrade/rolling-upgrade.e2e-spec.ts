@@ -40,7 +40,7 @@ describe('rolling upgrade from the build before the newest migration', () => {
     previous?.remove();
   });
 
-  async function start(root: string | undefined, name: string): Promise<ServiceProcess> {
+  async function start(root: string | undefined, name: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
     const service = await startServiceProcess({
       root,
       env: {
@@ -49,6 +49,7 @@ describe('rolling upgrade from the build before the newest migration', () => {
         OUTBOX_DIR: outbox,
         WORKER_ID: name,
         POLL_INTERVAL_MS: '60000',
+        ...env,
       },
     });
     running.push(service);
@@ -141,8 +142,17 @@ describe('rolling upgrade from the build before the newest migration', () => {
     expect((await fetch(`${old.baseUrl}/jobs/${mixed[0]}`)).status).toBe(200);
     expect((await fetch(`${old.baseUrl}/dashboard`)).status).toBe(200);
 
-    // Going back: the previous build starts on the migrated schema and works.
+    // Only the previous build runs workers: what it runs on time it heard of through this build's notifications.
     await current.stop();
+    const api = await start(undefined, 'current-api', { RUN_WORKERS: 'false' });
+    const heard = [
+      (await post<JobAnswer>(api, '/jobs', email('heard now', 0))).id,
+      (await post<JobAnswer>(api, '/jobs', email('heard single', 900))).id,
+    ];
+    await expectRunOnceWhenDue(heard, 1000);
+
+    // Going back: the previous build starts on the migrated schema and works.
+    await api.stop();
     await old.stop();
     const back = await start(previous.root, 'previous-again');
     await expectRunOnceWhenDue([(await post<JobAnswer>(back, '/jobs', email('back single', 700))).id], 1000);
