@@ -22,7 +22,12 @@ export interface RecordPayload {
   snoozeMs?: number;
   snoozeTimes?: number;
   result?: unknown;
+  /** End the whole process this many ms into the attempt, the way a fatal handler bug does. */
+  crash?: { how: ProcessCrash; afterMs?: number };
 }
+
+/** Ways a handler takes its process down. */
+export type ProcessCrash = 'exit' | 'uncaught' | 'unhandled-rejection' | 'abort';
 
 /** DI token of the pg pool the recorder writes invocations with. */
 export const RECORDER_POOL = Symbol('RECORDER_POOL');
@@ -56,6 +61,7 @@ export class RecordingHandler extends JobHandlerHost<RecordPayload> {
     ]);
     const p = job.payload ?? {};
     if (p.snoozeMs !== undefined && job.snoozes < (p.snoozeTimes ?? 1)) throw new RetryLaterError(p.snoozeMs, 'busy');
+    if (p.crash) crashProcessSoon(p.crash.how, p.crash.afterMs ?? 0);
     if (p.hang) return new Promise(() => undefined);
     if (p.busyWaitMs) busyWait(p.busyWaitMs);
     if (p.sleepMs) await sleep(p.sleepMs, p.ignoreSignal ? undefined : ctx.signal);
@@ -64,6 +70,15 @@ export class RecordingHandler extends JobHandlerHost<RecordPayload> {
     if (p.alwaysFail || (p.failTimes !== undefined && ctx.attempt <= p.failTimes)) throw new Error(`attempt ${ctx.attempt} failed`);
     return p.result ?? { ok: true, attempt: ctx.attempt };
   }
+}
+
+function crashProcessSoon(how: ProcessCrash, afterMs: number): void {
+  setTimeout(() => {
+    if (how === 'exit') process.exit(1);
+    if (how === 'abort') process.abort();
+    if (how === 'unhandled-rejection') void Promise.reject(new Error('a promise nobody awaited rejected'));
+    else throw new Error('thrown from a timer callback');
+  }, afterMs);
 }
 
 function busyWait(ms: number): void {

@@ -1,0 +1,125 @@
+import { Pool } from 'pg';
+import { countByStatus } from '../support/job-queries';
+import { createInvocationsTableSql, invocationsTable, ProcessCrash, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
+
+describe('a handler that takes its process down, under a supervisor that restarts it', () => {
+  const url = process.env.CONVEYOR_TEST_DATABASE_URL!;
+  const ENGINE = { leaseMs: 2000, heartbeatIntervalMs: 500, maintenanceIntervalMs: 250, pollIntervalMs: 100, concurrency: 8 };
+  let schema: TestSchema;
+  let recorder: Pool;
+  let control: TestApp;
+  let supervising = false;
+  let current: SpawnedWorker | undefined;
+  let restarts = 0;
+
+  /** Restarts the worker whenever it exits, as systemd or Kubernetes would, each time under a new worker id. */
+  const supervise = async (): Promise<void> => {
+    supervising = true;
+    while (supervising) {
+      restarts += 1;
+      current = spawnWorker({
+        url,
+        schema: schema.schema,
+        engine: { ...ENGINE, workerId: `loop-${restarts}` },
+        appName: `loop-${restarts}`,
+      });
+      await current.exited;
+    }
+  };
+
+  beforeAll(async () => {
+    schema = await createTestSchema('crashloop');
+    recorder = new Pool({ connectionString: url, max: 2 });
+    await recorder.query(createInvocationsTableSql(schema.schema));
+    control = await createTestApp({
+      schema: schema.schema,
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
+      engine: { runWorkers: false, maintenanceIntervalMs: 250 },
+      appName: 'crashloop-control',
+    });
+  });
+
+  afterEach(async () => {
+    supervising = false;
+    if (current && current.proc.exitCode === null && current.proc.signalCode === null) current.proc.kill('SIGTERM');
+    await current?.exited;
+    await control.sql.query(`TRUNCATE ${control.jobsTable}, ${invocationsTable(schema.schema)}`);
+  });
+
+  afterAll(async () => {
+    await control?.close();
+    await recorder?.end();
+    await schema?.drop();
+  });
+
+  /** Enqueues one job whose handler takes the process down and `neighbours` that sleep 1 s, all with 3 attempts. */
+  const enqueue = async (how: ProcessCrash, neighbours: number): Promise<string> => {
+    const { rows } = await control.sql.query<{ id: string }>(
+      `INSERT INTO ${control.jobsTable} (type, payload, max_attempts) VALUES ('TEST_RECORD', $1, 3) RETURNING id`,
+      [JSON.stringify({ crash: { how, afterMs: 300 }, hang: true })],
+    );
+    await control.sql.query(
+      `INSERT INTO ${control.jobsTable} (type, payload, max_attempts)
+       SELECT 'TEST_RECORD', '{"sleepMs": 1000}', 3 FROM generate_series(1, $1)`,
+      [neighbours],
+    );
+    return rows[0].id;
+  };
+  /** Runs the worker under the supervisor until every one of `total` jobs has ended. */
+  const runUntilAllEnd = async (total: number): Promise<void> => {
+    restarts = 0;
+    const loop = supervise();
+    await waitFor(
+      async () => {
+        const c = await countByStatus(control.sql, schema.schema);
+        return (c.COMPLETED ?? 0) + (c.DEAD ?? 0) + (c.CANCELLED ?? 0) === total;
+      },
+      { timeoutMs: 60_000, message: 'every job to end' },
+    );
+    supervising = false;
+    current?.proc.kill('SIGTERM');
+    await loop;
+  };
+  const neighbourStatuses = async (poisonId: string): Promise<Record<string, number>> => {
+    const { rows } = await control.sql.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM ${control.jobsTable} WHERE id <> $1 GROUP BY status`,
+      [poisonId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  };
+
+  it.each<ProcessCrash>(['exit', 'uncaught', 'unhandled-rejection', 'abort'])(
+    '%s: the job ends DEAD after its maxAttempts lost leases, and every job claimed with it ends',
+    async (how) => {
+      const poisonId = await enqueue(how, 7);
+      await runUntilAllEnd(8);
+      const poison = await control.jobs.get(poisonId);
+      expect(poison.status).toBe('DEAD');
+      expect(poison.attempts).toBe(3);
+      expect(poison.errors.map((e) => e.kind)).toEqual(['lease-expired', 'lease-expired', 'lease-expired']);
+      const { rows } = await control.sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${invocationsTable(schema.schema)} WHERE job_id = $1`,
+        [poisonId],
+      );
+      expect(rows[0].n).toBe(3);
+      console.log(`${how}: ${restarts} worker starts; neighbours ${JSON.stringify(await neighbourStatuses(poisonId))}`);
+    },
+    90_000,
+  );
+
+  // Known defect: every job the crashing process held is charged the lost attempt, so jobs claimed in the same
+  // batches as the poison job go DEAD with it. Remove `.failing` once the rescue tells the culprit from its neighbours.
+  it.failing(
+    'jobs claimed with the crashing job are not declared dead for its crashes',
+    async () => {
+      const poisonId = await enqueue('exit', 7);
+      await runUntilAllEnd(8);
+      expect(await neighbourStatuses(poisonId)).toEqual({ COMPLETED: 7 });
+    },
+    90_000,
+  );
+});
