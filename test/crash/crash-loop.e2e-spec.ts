@@ -15,6 +15,8 @@ describe('a handler that takes its process down, under a supervisor that restart
   let supervising = false;
   let current: SpawnedWorker | undefined;
   let restarts = 0;
+  /** How each supervised process ended (exit code or signal). */
+  let exits: (number | string)[] = [];
 
   /** Restarts the worker whenever it exits, as systemd or Kubernetes would, each time under a new worker id. */
   const supervise = async (): Promise<void> => {
@@ -22,12 +24,13 @@ describe('a handler that takes its process down, under a supervisor that restart
     while (supervising) {
       restarts += 1;
       current = spawnWorker({
+        nodeArgs: ['--max-old-space-size=128'],
         url,
         schema: schema.schema,
         engine: { ...ENGINE, workerId: `loop-${restarts}` },
         appName: `loop-${restarts}`,
       });
-      await current.exited;
+      exits.push(await current.exited);
     }
   };
 
@@ -72,6 +75,7 @@ describe('a handler that takes its process down, under a supervisor that restart
   /** Runs the worker under the supervisor until every one of `total` jobs has ended. */
   const runUntilAllEnd = async (total: number): Promise<void> => {
     restarts = 0;
+    exits = [];
     const loop = supervise();
     await waitFor(
       async () => {
@@ -92,7 +96,7 @@ describe('a handler that takes its process down, under a supervisor that restart
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   };
 
-  it.each<ProcessCrash>(['exit', 'uncaught', 'unhandled-rejection', 'abort'])(
+  it.each<ProcessCrash>(['exit', 'uncaught', 'unhandled-rejection', 'abort', 'out-of-memory'])(
     '%s: the job ends DEAD after its maxAttempts lost leases, and every job claimed with it ends',
     async (how) => {
       const poisonId = await enqueue(how, 7);
@@ -106,7 +110,9 @@ describe('a handler that takes its process down, under a supervisor that restart
         [poisonId],
       );
       expect(rows[0].n).toBe(3);
-      console.log(`${how}: ${restarts} worker starts; neighbours ${JSON.stringify(await neighbourStatuses(poisonId))}`);
+      console.log(
+        `${how}: ${restarts} worker starts, exits ${exits.join(' ')}; neighbours ${JSON.stringify(await neighbourStatuses(poisonId))}`,
+      );
     },
     90_000,
   );

@@ -22,12 +22,14 @@ export interface RecordPayload {
   snoozeMs?: number;
   snoozeTimes?: number;
   result?: unknown;
+  /** Return a string of this many characters. */
+  resultChars?: number;
   /** End the whole process this many ms into the attempt, the way a fatal handler bug does. */
   crash?: { how: ProcessCrash; afterMs?: number };
 }
 
 /** Ways a handler takes its process down. */
-export type ProcessCrash = 'exit' | 'uncaught' | 'unhandled-rejection' | 'abort';
+export type ProcessCrash = 'exit' | 'uncaught' | 'unhandled-rejection' | 'abort' | 'out-of-memory';
 
 /** DI token of the pg pool the recorder writes invocations with. */
 export const RECORDER_POOL = Symbol('RECORDER_POOL');
@@ -68,17 +70,33 @@ export class RecordingHandler extends JobHandlerHost<RecordPayload> {
     if (p.permanent) throw new PermanentJobError('this will never work');
     if (p.cancel) throw new CancelJobError('no longer wanted');
     if (p.alwaysFail || (p.failTimes !== undefined && ctx.attempt <= p.failTimes)) throw new Error(`attempt ${ctx.attempt} failed`);
+    if (p.resultChars !== undefined) return 'x'.repeat(p.resultChars);
     return p.result ?? { ok: true, attempt: ctx.attempt };
   }
 }
 
 function crashProcessSoon(how: ProcessCrash, afterMs: number): void {
   setTimeout(() => {
-    if (how === 'exit') process.exit(1);
-    if (how === 'abort') process.abort();
-    if (how === 'unhandled-rejection') void Promise.reject(new Error('a promise nobody awaited rejected'));
-    else throw new Error('thrown from a timer callback');
+    switch (how) {
+      case 'exit':
+        return process.exit(1);
+      case 'abort':
+        return process.abort();
+      case 'out-of-memory':
+        return allocateForever();
+      case 'unhandled-rejection':
+        void Promise.reject(new Error('a promise nobody awaited rejected'));
+        return;
+      case 'uncaught':
+        throw new Error('thrown from a timer callback');
+    }
   }, afterMs);
+}
+
+/** Keeps every allocation reachable until V8 gives up on the heap and ends the process. */
+function allocateForever(): never {
+  const hoard: string[][] = [];
+  for (;;) hoard.push(new Array<string>(1_000_000).fill('x'));
 }
 
 function busyWait(ms: number): void {

@@ -30,8 +30,10 @@ export function spawnWorker(opts: {
   appName?: string;
   /** Also serve the REST API and health endpoints; `ready` then carries the port (SpawnedWorker.port). */
   http?: boolean;
+  /** Options for node itself, e.g. `--max-old-space-size=128`. */
+  nodeArgs?: string[];
 }): SpawnedWorker {
-  const proc = spawn(process.execPath, ['-r', join(ROOT, 'test/support/register-ts.js'), join(ROOT, 'test/support/worker-process.ts')], {
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), '-r', join(ROOT, 'test/support/register-ts.js'), join(ROOT, 'test/support/worker-process.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
