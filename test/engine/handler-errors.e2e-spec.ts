@@ -22,13 +22,39 @@ class OddStackHandler extends JobHandlerHost {
   }
 }
 
+/** Returns, without `async`, a thenable whose `then` throws when the engine subscribes to it. */
+@JobHandler('THROWING_THEN', { maxAttempts: 1 })
+class ThrowingThenHandler extends JobHandlerHost {
+  handle(): unknown {
+    return {
+      then() {
+        throw new Error('then() refused');
+      },
+    };
+  }
+}
+
+/** Returns, without `async`, a revoked proxy: reading any property of it throws. */
+@JobHandler('REVOKED_PROXY', { maxAttempts: 1 })
+class RevokedProxyHandler extends JobHandlerHost {
+  handle(): unknown {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  }
+}
+
 describe('errors a handler throws, as stored', () => {
   let schema: TestSchema;
   let t: TestApp;
 
   beforeAll(async () => {
     schema = await createTestSchema('handler_errors');
-    t = await createTestApp({ schema: schema.schema, http: false, providers: [MissingRetryAfterHandler, OddStackHandler] });
+    t = await createTestApp({
+      schema: schema.schema,
+      http: false,
+      providers: [MissingRetryAfterHandler, OddStackHandler, ThrowingThenHandler, RevokedProxyHandler],
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -53,5 +79,16 @@ describe('errors a handler throws, as stored', () => {
     const row = await storedAfterOneAttempt('ODD_STACK');
     expect(row).toMatchObject({ status: 'DEAD', last_error: 'Error: upstream said no', errors: [{ kind: 'failed' }] });
     expect(row.errors[0]).not.toHaveProperty('stack');
+  });
+
+  it('a returned thenable whose then() throws fails the attempt with that error, and the process carries on', async () => {
+    const row = await storedAfterOneAttempt('THROWING_THEN');
+    expect(row).toMatchObject({ status: 'DEAD', last_error: 'Error: then() refused', errors: [{ kind: 'failed' }] });
+  });
+
+  it('a returned value that cannot even be looked at (a revoked proxy) fails the attempt, and the process carries on', async () => {
+    const row = await storedAfterOneAttempt('REVOKED_PROXY');
+    expect(row).toMatchObject({ status: 'DEAD', errors: [{ kind: 'failed' }] });
+    expect(row.last_error).toMatch(/^TypeError: .*revoked/);
   });
 });

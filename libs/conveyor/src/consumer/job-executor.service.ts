@@ -91,15 +91,15 @@ export class JobExecutor {
     settle: (ok: boolean, value: unknown) => void,
     fail: (err: unknown) => void,
   ): void {
-    let returned: unknown;
+    // Looking at what `handle` returned runs handler code too (a `then` getter or method, a proxy's traps): what
+    // that throws fails the attempt, since it would otherwise escape this microtask and end the process.
     try {
-      returned = instance.handle(held.job, new AttemptContext(held, held.job.attempts, this.options.workerId, reports));
+      const returned = instance.handle(held.job, new AttemptContext(held, held.job.attempts, this.options.workerId, reports));
+      if (isThenable(returned)) returned.then((result) => settle(true, result), fail);
+      else settle(true, returned);
     } catch (err) {
       fail(err);
-      return;
     }
-    if (isThenable(returned)) returned.then((result) => settle(true, result), fail);
-    else settle(true, returned);
   }
 }
 
