@@ -165,4 +165,27 @@ describe('runWorker', () => {
     await worker.stop();
     expect(await row(id)).toMatchObject({ status: 'RUNNING', lease_token: foreign, locked_by: 'someone-else', result: null });
   });
+
+  it.each([
+    ['larger than the server takes in a request (413)', () => 'x'.repeat(2 * 1024 * 1024), /413|too large|limit/i],
+    ['holding a NUL character PostgreSQL cannot store (400)', () => ({ note: 'a\u0000b' }), /result\.note/],
+  ])("a result %s fails the attempt with the server's reason at once, rather than waiting out the lease", async (_, result, reason) => {
+    const queue = `loop-refused-${randomUUID().slice(0, 8)}`;
+    const id = (await t.jobs.enqueue(TYPE, {}, { queue, maxAttempts: 1 })).id;
+    const startedAt = Date.now();
+    const errors: unknown[] = [];
+    start(queue, () => result(), {
+      client,
+      workerId: 'loop-refused',
+      leaseMs: 60_000,
+      idleBackoff: { minMs: 10, maxMs: 50 },
+      onError: (err) => errors.push(err),
+    });
+    const dead = await reach(id, JobStatus.DEAD);
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    expect(dead.result).toBeNull();
+    expect(dead.errors).toEqual([expect.objectContaining({ kind: 'failed', worker: 'loop-refused' })]);
+    expect(dead.last_error).toMatch(reason);
+    expect(errors.length).toBeGreaterThan(0);
+  });
 });

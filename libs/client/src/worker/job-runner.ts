@@ -80,7 +80,7 @@ export class JobRun {
       try {
         const result = await this.race(Promise.resolve().then(() => settings.handler(job, context)));
         report = jsonSafe(result)
-          ? () => settings.client.complete(job.id, job.leaseToken, result ?? null)
+          ? () => this.complete(result)
           : () =>
               settings.client.fail(job.id, job.leaseToken, {
                 error: 'The handler returned a value JSON cannot hold',
@@ -184,6 +184,25 @@ export class JobRun {
     });
   }
 
+  /**
+   * Completes with `result`. A result the server refuses (400: it cannot be stored, such as a NUL character; 413: over
+   * its body limit) fails the attempt with the server's reason instead: reporting nothing would leave the job RUNNING
+   * until its lease ran out, and then run it again to the same refusal.
+   */
+  private async complete(result: unknown): Promise<void> {
+    const { client } = this.settings;
+    try {
+      await client.complete(this.job.id, this.job.leaseToken, result ?? null);
+    } catch (err) {
+      if (!isResultRefused(err)) throw err;
+      this.settings.onError(err, this.job);
+      await client.fail(this.job.id, this.job.leaseToken, {
+        error: `The server refused the result: ${err.message}`,
+        errorName: err.name,
+      });
+    }
+  }
+
   /** Sends the outcome, retrying through network trouble and 5xx/429; the heartbeat keeps the lease meanwhile. */
   private async report(send: () => Promise<unknown>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -203,6 +222,11 @@ export class JobRun {
 /** 409: the token no longer holds the job; 404: the job is gone altogether. */
 function isClaimGone(err: unknown): boolean {
   return err instanceof ConveyorHttpError && (err.status === 409 || err.status === 404);
+}
+
+/** The server refused a completion for its result: one it cannot store, or a body over its limit. */
+function isResultRefused(err: unknown): err is ConveyorHttpError {
+  return err instanceof ConveyorHttpError && (err.status === 400 || err.status === 413);
 }
 
 /** The server refused because an operator cancelled the job. */
