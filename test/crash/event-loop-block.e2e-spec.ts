@@ -43,7 +43,7 @@ describe('a handler that blocks its event loop for longer than the lease', () =>
     waitFor(
       async () => {
         const j = await control.jobs.get(id);
-        return [JobStatus.COMPLETED, JobStatus.DEAD, JobStatus.CANCELLED].includes(j.status) ? j : null;
+        return ([JobStatus.COMPLETED, JobStatus.DEAD, JobStatus.CANCELLED] as JobStatus[]).includes(j.status) ? j : null;
       },
       { timeoutMs: 60_000, message: `job ${id} to end` },
     );
