@@ -33,19 +33,23 @@ export function spawnWorker(opts: {
   /** Options for node itself, e.g. `--max-old-space-size=128`. */
   nodeArgs?: string[];
 }): SpawnedWorker {
-  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), '-r', join(ROOT, 'test/support/register-ts.js'), join(ROOT, 'test/support/worker-process.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      WORKER_DATABASE_URL: opts.url,
-      WORKER_SCHEMA: opts.schema,
-      WORKER_ENGINE: JSON.stringify(opts.engine),
-      WORKER_POOL_SIZE: String(opts.poolSize ?? 6),
-      WORKER_APP_NAME: opts.appName ?? 'conveyor-test-worker',
-      WORKER_HTTP: opts.http ? '1' : '',
+  const proc = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), '-r', join(ROOT, 'test/support/register-ts.js'), join(ROOT, 'test/support/worker-process.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        WORKER_DATABASE_URL: opts.url,
+        WORKER_SCHEMA: opts.schema,
+        WORKER_ENGINE: JSON.stringify(opts.engine),
+        WORKER_POOL_SIZE: String(opts.poolSize ?? 6),
+        WORKER_APP_NAME: opts.appName ?? 'conveyor-test-worker',
+        WORKER_HTTP: opts.http ? '1' : '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let err = '';
   let out = '';
   const waiters: { text: string; resolve: () => void }[] = [];
