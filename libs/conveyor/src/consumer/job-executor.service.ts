@@ -92,14 +92,20 @@ export class JobExecutor {
     fail: (err: unknown) => void,
   ): void {
     // Looking at what `handle` returned runs handler code too (a `then` getter or method, a proxy's traps): what
-    // that throws fails the attempt, since it would otherwise escape this microtask and end the process.
+    // that throws fails the attempt, since it would otherwise escape this microtask and end the process. Settling
+    // stays outside: once it has begun, a failure cannot settle the attempt again.
+    let returned: unknown;
     try {
-      const returned = instance.handle(held.job, new AttemptContext(held, held.job.attempts, this.options.workerId, reports));
-      if (isThenable(returned)) returned.then((result) => settle(true, result), fail);
-      else settle(true, returned);
+      returned = instance.handle(held.job, new AttemptContext(held, held.job.attempts, this.options.workerId, reports));
+      if (isThenable(returned)) {
+        returned.then((result) => settle(true, result), fail);
+        return;
+      }
     } catch (err) {
       fail(err);
+      return;
     }
+    settle(true, returned);
   }
 }
 
