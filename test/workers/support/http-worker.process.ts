@@ -1,11 +1,13 @@
 /**
  * An external worker as its own OS process: `runWorker` from @conveyor/client over the service's HTTP
  * worker endpoints, with nothing of the engine loaded. Started by spawnHttpWorker.
- * Environment: CONVEYOR_URL, WORKER_QUEUE, WORKER_ID, WORKER_CONCURRENCY, WORKER_LEASE_MS, WORKER_API_KEY.
- * Prints one JSON line per event: `ready`, `started` (a handler began: id, attempt), `stopped`.
+ * Environment: CONVEYOR_URL, WORKER_QUEUE, WORKER_ID, WORKER_CONCURRENCY, WORKER_LEASE_MS, WORKER_API_KEY,
+ * WORKER_TIMEOUT_MS (the client's request timeout).
+ * Prints one JSON line per event: `ready`, `started` (a handler began: id, attempt), `aborted` (its signal fired:
+ * id, attempt, reason), `returned` (it returned: id, attempt), `error` (one the worker survived), `stopped`.
  * SIGTERM stops it gracefully (running handlers finish, exit 0).
  */
-import { runWorker } from '@conveyor/client';
+import { ConveyorClient, runWorker } from '@conveyor/client';
 import { HttpWorkerPayload } from './http-worker-payload';
 
 function print(event: Record<string, unknown>): void {
@@ -17,15 +19,22 @@ const worker = runWorker<HttpWorkerPayload>(
   process.env.WORKER_QUEUE!,
   async (job, ctx) => {
     print({ event: 'started', id: job.id, attempt: ctx.attempt });
+    ctx.signal.addEventListener('abort', () =>
+      print({ event: 'aborted', id: job.id, attempt: ctx.attempt, reason: (ctx.signal.reason as Error | undefined)?.name }),
+    );
     const p = job.payload ?? {};
     if (p.blockOnAttempt === ctx.attempt) await new Promise((resolve) => setTimeout(resolve, 3_600_000));
     if (p.sleepMs) await new Promise((resolve) => setTimeout(resolve, p.sleepMs));
     if (p.failTimes !== undefined && ctx.attempt <= p.failTimes) throw new TypeError(`attempt ${ctx.attempt} failed`);
+    print({ event: 'returned', id: job.id, attempt: ctx.attempt });
     return { handledBy: workerId, attempt: ctx.attempt, echo: p.echo ?? null };
   },
   {
-    baseUrl: process.env.CONVEYOR_URL!,
-    apiKey: process.env.WORKER_API_KEY || undefined,
+    client: new ConveyorClient({
+      baseUrl: process.env.CONVEYOR_URL!,
+      apiKey: process.env.WORKER_API_KEY || undefined,
+      timeoutMs: process.env.WORKER_TIMEOUT_MS ? Number(process.env.WORKER_TIMEOUT_MS) : undefined,
+    }),
     workerId,
     concurrency: Number(process.env.WORKER_CONCURRENCY ?? 1),
     leaseMs: Number(process.env.WORKER_LEASE_MS ?? 30_000),

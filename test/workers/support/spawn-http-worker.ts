@@ -13,6 +13,8 @@ export interface HttpWorkerProcess {
   exited: Promise<number | string>;
   /** Every JSON event line it printed so far. */
   events(): Array<Record<string, unknown>>;
+  /** When (Date.now()) this process read `event`, one of events(). */
+  at(event: Record<string, unknown>): number;
   /** Resolves with the first event (past or future) for which `match` holds. */
   event(match: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   output(): string;
@@ -26,8 +28,14 @@ export function spawnHttpWorker(opts: {
   concurrency?: number;
   leaseMs?: number;
   apiKey?: string;
+  /** The client's request timeout (default the client's). */
+  timeoutMs?: number;
+  /** Wraps the command, e.g. `['ip', 'netns', 'exec', 'ns1']` to run it on another host. */
+  prefix?: string[];
 }): HttpWorkerProcess {
-  const proc = spawn(process.execPath, ['-r', join(ROOT, 'test/support/register-ts.js'), join(__dirname, 'http-worker.process.ts')], {
+  const command = [process.execPath, '-r', join(ROOT, 'test/support/register-ts.js'), join(__dirname, 'http-worker.process.ts')];
+  const [file, ...args] = [...(opts.prefix ?? []), ...command];
+  const proc = spawn(file, args, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -37,12 +45,14 @@ export function spawnHttpWorker(opts: {
       WORKER_CONCURRENCY: String(opts.concurrency ?? 1),
       WORKER_LEASE_MS: String(opts.leaseMs ?? 30_000),
       WORKER_API_KEY: opts.apiKey ?? '',
+      WORKER_TIMEOUT_MS: opts.timeoutMs === undefined ? '' : String(opts.timeoutMs),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
   const events: Array<Record<string, unknown>> = [];
+  const readAt = new WeakMap<Record<string, unknown>, number>();
   const waiters: Array<{ match: (e: Record<string, unknown>) => boolean; resolve: (e: Record<string, unknown>) => void }> = [];
   let partial = '';
   proc.stdout!.on('data', (d: Buffer) => {
@@ -53,6 +63,7 @@ export function spawnHttpWorker(opts: {
       if (!line.startsWith('{')) continue;
       const e = JSON.parse(line) as Record<string, unknown>;
       events.push(e);
+      readAt.set(e, Date.now());
       for (const w of [...waiters]) {
         if (w.match(e)) {
           waiters.splice(waiters.indexOf(w), 1);
@@ -72,5 +83,14 @@ export function spawnHttpWorker(opts: {
     void exited.then((code) => reject(new Error(`HTTP worker exited (${code}) before it was ready:\n${err}`)));
   });
   ready.catch(() => undefined);
-  return { proc, workerId: opts.workerId, ready, exited, events: () => [...events], event, output: () => out + err };
+  return {
+    proc,
+    workerId: opts.workerId,
+    ready,
+    exited,
+    events: () => [...events],
+    at: (e) => readAt.get(e)!,
+    event,
+    output: () => out + err,
+  };
 }
