@@ -85,8 +85,14 @@ export function runWorker<P = unknown, R = unknown>(
       try {
         // Not cut short by stop(): jobs the server claimed for an abandoned request would wait out their lease.
         // Whatever this claim returns still runs, within the shutdown grace period.
+        // An answer later than a lease less a heartbeat interval is not used (see JobRun): waiting longer only keeps a
+        // request that a cut left hanging on a dead connection from being sent again on a live one.
         const claimSentAt = performance.now();
-        const jobs = await client!.claim(queue, { workerId, max: free, leaseMs, types: options.types });
+        const jobs = await client!.claim(
+          queue,
+          { workerId, max: free, leaseMs, types: options.types },
+          { signal: AbortSignal.timeout(leaseMs - heartbeatIntervalMs) },
+        );
         failures = 0;
         if (jobs.length === 0) {
           idleMs = Math.min(idle.maxMs, idleMs === 0 ? idle.minMs : idleMs * 2);
