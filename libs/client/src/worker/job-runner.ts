@@ -43,6 +43,8 @@ export class JobRun {
   private leaseValidUntil: number;
   /** Fires at leaseValidUntil unless a heartbeat that reached the server moved it on. */
   private leaseDeadline: ReturnType<typeof setTimeout> | undefined;
+  /** The server's refusal of the handler's result, once it refused it. */
+  private refusal: ConveyorHttpError | null = null;
 
   /** `claimSentAt`: the performance.now() at which the claim that returned the job was sent. */
   constructor(
@@ -185,22 +187,27 @@ export class JobRun {
   }
 
   /**
-   * Completes with `result`. A result the server refuses (400: it cannot be stored, such as a NUL character; 413: over
-   * its body limit) fails the attempt with the server's reason instead: reporting nothing would leave the job RUNNING
-   * until its lease ran out, and then run it again to the same refusal.
+   * Completes with `result`. A result the server refuses (400 naming a field of `result`: it cannot be stored, such as a
+   * NUL character; 413: over its body limit) fails the attempt with the server's reason instead: reporting nothing
+   * would leave the job RUNNING until its lease ran out, and then run it again to the same refusal. Once refused, a
+   * retried report sends only the failure: the same result would be refused again.
    */
   private async complete(result: unknown): Promise<void> {
     const { client } = this.settings;
-    try {
-      await client.complete(this.job.id, this.job.leaseToken, result ?? null);
-    } catch (err) {
-      if (!isResultRefused(err)) throw err;
-      this.settings.onError(err, this.job);
-      await client.fail(this.job.id, this.job.leaseToken, {
-        error: `The server refused the result: ${err.message}`,
-        errorName: err.name,
-      });
+    if (this.refusal === null) {
+      try {
+        await client.complete(this.job.id, this.job.leaseToken, result ?? null);
+        return;
+      } catch (err) {
+        if (!isResultRefused(err)) throw err;
+        this.refusal = err;
+        this.settings.onError(err, this.job);
+      }
     }
+    await client.fail(this.job.id, this.job.leaseToken, {
+      error: `The server refused the result: ${this.refusal.message}`,
+      errorName: this.refusal.name,
+    });
   }
 
   /** Sends the outcome, retrying through network trouble and 5xx/429; the heartbeat keeps the lease meanwhile. */
@@ -224,9 +231,13 @@ function isClaimGone(err: unknown): boolean {
   return err instanceof ConveyorHttpError && (err.status === 409 || err.status === 404);
 }
 
-/** The server refused a completion for its result: one it cannot store, or a body over its limit. */
+/**
+ * The server refused a completion for its result: a body over its limit, or a 400 naming the result (one it cannot
+ * store). A 400 about anything else (a malformed lease token) would refuse a failure report just the same.
+ */
 function isResultRefused(err: unknown): err is ConveyorHttpError {
-  return err instanceof ConveyorHttpError && (err.status === 400 || err.status === 413);
+  if (!(err instanceof ConveyorHttpError)) return false;
+  return err.status === 413 || (err.status === 400 && err.fields.some((field) => /^result($|[.[])/.test(field)));
 }
 
 /** The server refused because an operator cancelled the job. */

@@ -194,6 +194,58 @@ describe('runWorker without a server', () => {
     expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(timersBefore);
   });
 
+  /**
+   * A worker whose first claim returns job `id`, whose handler returns a result; `answer` answers the reports. Resolves,
+   * once the run has ended (the worker claims again), with the reports sent and the errors the worker reported.
+   */
+  async function reportsOfOneResult(id: string, answer: (path: string) => Response): Promise<{ requests: string[]; errors: unknown[] }> {
+    let claims = 0;
+    const requests: string[] = [];
+    const errors: unknown[] = [];
+    const fetchImpl = (async (url: string | URL) => {
+      const path = new URL(String(url)).pathname;
+      if (path.endsWith('/claim')) return json(200, { jobs: claims++ === 0 ? [claimedJob(id)] : [] });
+      requests.push(path);
+      return answer(path);
+    }) as typeof fetch;
+    const worker = runWorker('q', () => 'a result', {
+      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+      leaseMs: 60_000,
+      idleBackoff: { minMs: 1000, maxMs: 1000 },
+      onError: (e) => errors.push(e),
+    });
+    while (claims < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await worker.stop();
+    return { requests: requests.filter((p) => !p.endsWith('/heartbeat')), errors };
+  }
+
+  const outcome = (id: string, status: string) => json(200, { id, status, retryInMs: null });
+  const tooLarge = () => json(413, { statusCode: 413, error: 'Payload Too Large', message: 'request entity too large' });
+
+  it('sends a refused result once: a failure report that must be retried does not send the result again', async () => {
+    let fails = 0;
+    const { requests, errors } = await reportsOfOneResult('j5', (path) => {
+      if (path.endsWith('/complete')) return tooLarge();
+      return fails++ === 0
+        ? json(503, { statusCode: 503, error: 'Service Unavailable', message: 'down' }, { 'retry-after': '0' })
+        : outcome('j5', 'RETRYING');
+    });
+    expect(requests).toEqual(['/jobs/j5/complete', '/jobs/j5/fail', '/jobs/j5/fail']);
+    expect(errors.map((e) => (e as ConveyorHttpError).status)).toEqual([413, 503]);
+  });
+
+  it('does not blame the result for a 400 about something else (the lease token)', async () => {
+    const badToken = json(400, {
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Invalid request: leaseToken',
+      details: [{ field: 'leaseToken', problems: ['leaseToken must be a UUID'] }],
+    });
+    const { requests, errors } = await reportsOfOneResult('j6', () => badToken.clone());
+    expect(requests).toEqual(['/jobs/j6/complete']);
+    expect(errors).toEqual([expect.objectContaining({ status: 400 })]);
+  });
+
   it('stops and rejects `done` when fetch will not send the claim at all: a bad header value does not get better', async () => {
     const fetchImpl = (async () => {
       throw new TypeError('Headers.append: "a\\nb" is an invalid header value.');
