@@ -35,17 +35,20 @@ export function checkOutPreviousRelease(): PreviousReleaseWorktree | null {
   } catch {
     return null;
   }
+  git('worktree', 'prune'); // forgets the worktrees of runs that were killed before they removed theirs
   const root = join(mkdtempSync(join(tmpdir(), 'conveyor-previous-')), 'tree');
-  git('worktree', 'add', '--detach', root, commit);
-  const lock = (dir: string): string => readFileSync(join(dir, 'package-lock.json'), 'utf8');
-  if (lock(root) === lock(ROOT)) symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
-  else execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: root, stdio: 'ignore' });
-  return {
-    root,
-    commit,
-    remove: () => {
-      git('worktree', 'remove', '--force', root);
-      rmSync(join(root, '..'), { recursive: true, force: true });
-    },
+  const remove = (): void => {
+    git('worktree', 'remove', '--force', root);
+    rmSync(join(root, '..'), { recursive: true, force: true });
   };
+  git('worktree', 'add', '--detach', root, commit);
+  try {
+    const lock = (dir: string): string => readFileSync(join(dir, 'package-lock.json'), 'utf8');
+    if (lock(root) === lock(ROOT)) symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+    else execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: root, stdio: 'ignore' });
+  } catch (err) {
+    remove(); // the caller never gets the worktree, so it cannot remove it
+    throw err;
+  }
+  return { root, commit, remove };
 }
