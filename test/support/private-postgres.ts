@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findFreePort } from '../../libs/embedded-postgres/src/free-port';
 import { giveTo, isRoot, osUser } from './os-user';
+import { selfSignedCertificate } from './self-signed-certificate';
 
 const run = promisify(execFile);
 
@@ -31,6 +32,11 @@ export interface PrivatePostgresOptions {
   settings?: Record<string, string | number>;
   /** Lines appended to pg_hba.conf (trust for everyone on every address is already there). */
   hba?: string[];
+  /**
+   * Serve TLS only, as a managed database does: `ssl = on` with a self-signed certificate for `localhost` (its file
+   * is {@link PrivatePostgres.certificateFile}), and a pg_hba.conf that trusts TLS connections and refuses plain ones.
+   */
+  tlsOnly?: boolean;
 }
 
 /**
@@ -45,6 +51,11 @@ export class PrivatePostgres {
     readonly port: number,
     readonly listen: string,
   ) {}
+
+  /** The server's self-signed certificate (PEM), a client's CA for it; made when the cluster is `tlsOnly`. */
+  get certificateFile(): string {
+    return join(this.dir, 'server.crt');
+  }
 
   /** The data directory. */
   get dataDir(): string {
@@ -159,8 +170,24 @@ export class PrivatePostgres {
       .map(([k, v]) => `${k} = ${v}`)
       .join('\n');
     writeFileSync(join(this.dataDir, 'postgresql.auto.conf'), `${conf}\n`, { flag: 'a' });
-    const hba = ['host all all 0.0.0.0/0 trust', 'host replication all 0.0.0.0/0 trust', ...(options.hba ?? [])];
-    writeFileSync(join(this.dataDir, 'pg_hba.conf'), `\n${hba.join('\n')}\n`, { flag: 'a' });
+    if (options.tlsOnly) {
+      const { certFile, keyFile } = selfSignedCertificate(this.dir);
+      const tls = `ssl = on\nssl_cert_file = '${certFile}'\nssl_key_file = '${keyFile}'\n`;
+      writeFileSync(join(this.dataDir, 'postgresql.auto.conf'), tls, { flag: 'a' });
+      giveTo('postgres', this.dir);
+      // The first line that matches decides; initdb's own lines would trust plain connections from 127.0.0.1.
+      const hba = [
+        'local all all trust',
+        'hostnossl all all 0.0.0.0/0 reject',
+        'hostssl all all 0.0.0.0/0 trust',
+        'hostssl replication all 0.0.0.0/0 trust',
+        ...(options.hba ?? []),
+      ];
+      writeFileSync(join(this.dataDir, 'pg_hba.conf'), `${hba.join('\n')}\n`);
+    } else {
+      const hba = ['host all all 0.0.0.0/0 trust', 'host replication all 0.0.0.0/0 trust', ...(options.hba ?? [])];
+      writeFileSync(join(this.dataDir, 'pg_hba.conf'), `\n${hba.join('\n')}\n`, { flag: 'a' });
+    }
     giveTo('postgres', this.dataDir);
   }
 

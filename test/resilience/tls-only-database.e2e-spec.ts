@@ -1,0 +1,163 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { PrivatePostgres, privatePostgresUnavailable } from '../support/private-postgres';
+import { ServiceProcess, spawnService, startServiceProcess } from '../support/service-process';
+import { waitFor } from '../support/wait-for';
+
+/** Far longer than a wake-up may take: a job picked up within seconds was woken by its NOTIFY, not found by a poll. */
+const POLL_INTERVAL_MS = 120_000;
+const WAKE_UP_MS = 10_000;
+
+const unavailable = privatePostgresUnavailable();
+if (unavailable) console.warn(`TLS database tests skipped: ${unavailable}`);
+
+/** A server-sent event stream read into one text as it arrives. */
+async function openEvents(url: string): Promise<{ text(): string; close(): void }> {
+  const controller = new AbortController();
+  const res = await fetch(url, { signal: controller.signal });
+  expect(res.status).toBe(200);
+  let text = '';
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) return;
+      text += decoder.decode(value, { stream: true });
+    }
+  })();
+  return { text: () => text, close: () => controller.abort() };
+}
+
+/**
+ * The service against a PostgreSQL that serves TLS only, as managed databases do (plain connections are refused by
+ * pg_hba.conf), with TLS asked for in DATABASE_URL the ways a user would.
+ */
+(unavailable ? describe.skip : describe)('a database that requires TLS', () => {
+  let cluster: PrivatePostgres;
+  /** The test's own connection to `database`, over TLS with the server's certificate as its CA. */
+  const connectDb = async (database = 'postgres'): Promise<Client> => {
+    const client = new Client({
+      connectionString: cluster.url('localhost', database),
+      ssl: { ca: readFileSync(cluster.certificateFile, 'utf8') },
+    });
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  };
+
+  beforeAll(async () => {
+    cluster = await PrivatePostgres.create({ tlsOnly: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await cluster?.destroy();
+  });
+
+  it('refuses a connection without TLS', async () => {
+    const plain = new Client({ connectionString: cluster.url(), ssl: false });
+    await expect(plain.connect()).rejects.toThrow(/no encryption/);
+  });
+
+  it('stops start-up with sslmode=require and a certificate Node does not trust: pg reads require as verify-full', async () => {
+    const spawned = spawnService({ env: { DATABASE_URL: `${cluster.url()}?sslmode=require`, PORT: '0' } });
+    expect(await spawned.exited).not.toBe(0);
+    expect(spawned.output()).toMatch(/self-signed certificate/);
+  }, 60_000);
+
+  /** How a user asks for TLS, and the URL that says so (each service has a database of its own). */
+  const urls: [string, (database: string) => string][] = [
+    [
+      'sslmode=verify-full with the CA in sslrootcert',
+      (d) => `${cluster.url('localhost', d)}?sslmode=verify-full&sslrootcert=${cluster.certificateFile}`,
+    ],
+    ['sslmode=no-verify', (d) => `${cluster.url('127.0.0.1', d)}?sslmode=no-verify`],
+  ];
+
+  describe.each(urls)('DATABASE_URL with %s', (_how, url) => {
+    let service: ServiceProcess;
+    let outbox: string;
+    let db: Client;
+    let database: string;
+
+    beforeAll(async () => {
+      outbox = mkdtempSync(join(tmpdir(), 'conveyor-tls-outbox-'));
+      database = `tls_${urls.findIndex(([, u]) => u === url)}`;
+      const admin = await connectDb();
+      await admin.query(`CREATE DATABASE ${database}`);
+      await admin.end();
+      db = await connectDb(database);
+      service = await startServiceProcess({
+        env: {
+          DATABASE_URL: url(database),
+          OUTBOX_DIR: outbox,
+          POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
+          LEASE_MS: '4000',
+          HEARTBEAT_INTERVAL_MS: '1000',
+        },
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      await service?.stop();
+      await db?.end();
+      if (outbox) rmSync(outbox, { recursive: true, force: true });
+    });
+
+    const ready = async () => (await fetch(`${service.baseUrl}/health/ready`).catch(() => null))?.status === 200;
+
+    /** Inserts a job behind the service's back: only its NOTIFY can wake a worker before the next poll. */
+    const completesOnWakeUp = async (subject: string): Promise<string> => {
+      const { rows } = await db.query<{ id: string }>(
+        `INSERT INTO conveyor_jobs (type, payload) VALUES ('SEND_EMAIL', jsonb_build_object('to', 'ops@example.test', 'subject', $1::text, 'text', 'hi')) RETURNING id`,
+        [subject],
+      );
+      const id = rows[0].id;
+      await waitFor(
+        async () =>
+          (await db.query<{ status: string }>('SELECT status FROM conveyor_jobs WHERE id = $1', [id])).rows[0]?.status === 'COMPLETED',
+        {
+          timeoutMs: WAKE_UP_MS,
+          message: `job ${id} completed on its NOTIFY\n${service.output().slice(-3000)}`,
+        },
+      );
+      return id;
+    };
+
+    it('migrates, is ready, wakes a worker by NOTIFY and streams live events', async () => {
+      await waitFor(ready, { timeoutMs: 30_000, message: '/health/ready to answer 200' });
+      const events = await openEvents(`${service.baseUrl}/events`);
+      try {
+        const id = await completesOnWakeUp('first');
+        await waitFor(() => events.text().includes(id) && events.text().includes('COMPLETED'), {
+          timeoutMs: 10_000,
+          message: `live events of ${id}`,
+        });
+      } finally {
+        events.close();
+      }
+    });
+
+    it('survives a restart of the server', async () => {
+      await db.end();
+      await cluster.restart('fast');
+      db = await connectDb(database);
+      await waitFor(ready, { timeoutMs: 30_000, message: '/health/ready to answer 200 after the restart' });
+      // The LISTEN connection comes back on its own reconnection schedule: a job inserted then is woken up by it.
+      await waitFor(
+        async () =>
+          await completesOnWakeUp('after restart').then(
+            () => true,
+            () => false,
+          ),
+        {
+          timeoutMs: 60_000,
+          message: 'a job woken up after the restart',
+        },
+      );
+      expect(service.proc.exitCode).toBeNull();
+    });
+  });
+});
