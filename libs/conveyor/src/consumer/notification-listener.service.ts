@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { quoteIdent } from '../storage/connections/quote';
 import { abandonConnection } from '../storage/connections/statement-deadline';
+import { dedicatedClient } from '../storage/connections/dedicated-client';
 import { ReconnectBackoff } from '../storage/connections/reconnect-backoff';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
@@ -81,7 +82,7 @@ export class NotificationListener {
     if (this.stopped) return;
     const config = this.db.listenerConfig();
     if (!config) return;
-    const client = new Client(config);
+    const client = dedicatedClient(config);
     this.client = client;
     client.on('notification', (msg) => this.notified(msg.payload, msg.processId));
     client.on('error', (err) => this.lost(client, err));

@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
 import { quoteIdent } from '../../storage/connections/quote';
 import { abandonConnection } from '../../storage/connections/statement-deadline';
+import { dedicatedClient } from '../../storage/connections/dedicated-client';
 import { ReconnectBackoff } from '../../storage/connections/reconnect-backoff';
 import { LiveItem } from '../live/live-event';
 
@@ -53,7 +54,7 @@ export class LiveListener {
   private async connect(): Promise<void> {
     const config = this.db.listenerConfig();
     if (!this.sink || !config) return;
-    const client = new Client(config);
+    const client = dedicatedClient(config);
     this.client = client;
     client.on('notification', (msg) => this.notified(msg.payload));
     client.on('error', (err) => this.lost(client, err));

@@ -1,4 +1,5 @@
 import type { Client, PoolClient } from 'pg';
+import { tcpSocketOf } from './dedicated-client';
 
 /** Code of {@link StatementDeadlineError}; `isConnectionError` counts it as the database being unreachable. */
 export const STATEMENT_DEADLINE_CODE = 'CONVEYOR_STATEMENT_DEADLINE';
@@ -13,7 +14,7 @@ export class StatementDeadlineError extends Error {
   }
 }
 
-/** The part of a connection's socket that abandoning it uses (a net.Socket; a TLS socket has no reset). */
+/** The part of a connection's socket that abandoning it uses (a net.Socket; a TLS socket's reset throws). */
 interface AbandonedSocket {
   destroy(): void;
   resetAndDestroy?(): void;
@@ -27,10 +28,12 @@ interface AbandonedSocket {
  * The socket is reset, not closed: a close leaves the statement's bytes the server has not acknowledged in the
  * kernel, which goes on sending them once the network heals, and the server would then run a statement this
  * process gave up on and will never read the answer to — a claim that takes jobs nobody runs until their leases
- * expire, each losing an attempt. A reset discards them. A TLS socket cannot be reset and is closed.
+ * expire, each losing an attempt. A reset discards them. A TLS socket cannot be reset: the TCP socket under it is,
+ * when the engine made it (dedicatedClient), and the TLS socket ends with it; a pooled TLS connection, whose TCP
+ * socket pg made and keeps to itself, is closed.
  */
 export function abandonConnection(client: Client | PoolClient): void {
-  const socket = (client as unknown as { connection?: { stream?: AbandonedSocket } }).connection?.stream;
+  const socket = tcpSocketOf(client) ?? (client as unknown as { connection?: { stream?: AbandonedSocket } }).connection?.stream;
   if (!socket) return;
   try {
     if (socket.resetAndDestroy) {

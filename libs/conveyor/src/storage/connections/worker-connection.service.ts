@@ -1,7 +1,8 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { PoolerMode } from '../../config/pooler-mode';
 import { ConveyorDatabase } from './conveyor-database.service';
+import { dedicatedClient } from './dedicated-client';
 import { QueryOptions, SqlResult, SqlRunner } from './sql-runner.interface';
 
 /**
@@ -116,7 +117,7 @@ export class WorkerConnection implements OnApplicationShutdown {
   }
 
   private async open(): Promise<Client> {
-    const client = new Client({ ...this.db.clientConfig('worker'), ...sessionSettings(this.db.pooler) });
+    const client = dedicatedClient({ ...this.db.clientConfig('worker'), ...sessionSettings(this.db.pooler) });
     // Without a listener an 'error' event would crash the process.
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
