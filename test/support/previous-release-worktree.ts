@@ -14,11 +14,12 @@ export interface PreviousReleaseWorktree {
 }
 
 function git(...args: string[]): string {
-  return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
 /**
- * A git worktree at the parent of the commit that added the newest migration: the build a rolling upgrade replaces.
+ * A git worktree at the parent of the commit that added the newest migration (the last commit while that migration is
+ * not committed): the build a rolling upgrade replaces.
  * Its node_modules is this checkout's when both lock files agree (no install); otherwise it gets its own `npm ci`.
  * Null when this checkout has no git history to take it from (a shallow clone, an unpacked tarball).
  */
@@ -31,7 +32,8 @@ export function checkOutPreviousRelease(): PreviousReleaseWorktree | null {
       .sort()
       .pop()!;
     const added = git('log', '-1', '--diff-filter=A', '--format=%H', '--', newest);
-    commit = git('rev-parse', `${added}^`);
+    // A migration not committed yet is added by the work in progress: the previous build is the last commit.
+    commit = git('rev-parse', added ? `${added}^` : 'HEAD');
   } catch {
     return null;
   }

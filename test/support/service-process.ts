@@ -50,14 +50,20 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
   let ended: number | string | null = null;
   void exited.then((code) => (ended = code));
   const baseUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
-  await waitFor(
-    async () => {
-      if (ended !== null) throw new Error(`the service exited (${ended}) before it answered:\n${output().slice(-4000)}`);
-      const res = await fetch(`${baseUrl}/health/live`).catch(() => null);
-      return res?.ok ?? false;
-    },
-    { timeoutMs: options.startTimeoutMs ?? 60_000, intervalMs: 100, message: 'the service to answer /health/live' },
-  );
+  try {
+    await waitFor(
+      async () => {
+        if (ended !== null) throw new Error(`the service exited (${ended}) before it answered:\n${output().slice(-4000)}`);
+        const res = await fetch(`${baseUrl}/health/live`).catch(() => null);
+        return res?.ok ?? false;
+      },
+      { timeoutMs: options.startTimeoutMs ?? 60_000, intervalMs: 100, message: 'the service to answer /health/live' },
+    );
+  } catch (err) {
+    // The caller never gets a handle to stop it with.
+    if (ended === null) proc.kill('SIGKILL');
+    throw err;
+  }
   return {
     proc,
     baseUrl,

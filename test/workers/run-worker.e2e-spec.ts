@@ -169,23 +169,27 @@ describe('runWorker', () => {
   it.each([
     ['larger than the server takes in a request (413)', () => 'x'.repeat(2 * 1024 * 1024), /413|too large|limit/i],
     ['holding a NUL character PostgreSQL cannot store (400)', () => ({ note: 'a\u0000b' }), /result\.note/],
-  ])("a result %s fails the attempt with the server's reason at once, rather than waiting out the lease", async (_, result, reason) => {
-    const queue = `loop-refused-${randomUUID().slice(0, 8)}`;
-    const id = (await t.jobs.enqueue(TYPE, {}, { queue, maxAttempts: 1 })).id;
-    const startedAt = Date.now();
-    const errors: unknown[] = [];
-    start(queue, () => result(), {
-      client,
-      workerId: 'loop-refused',
-      leaseMs: 60_000,
-      idleBackoff: { minMs: 10, maxMs: 50 },
-      onError: (err) => errors.push(err),
-    });
-    const dead = await reach(id, JobStatus.DEAD);
-    expect(Date.now() - startedAt).toBeLessThan(10_000);
-    expect(dead.result).toBeNull();
-    expect(dead.errors).toEqual([expect.objectContaining({ kind: 'failed', worker: 'loop-refused' })]);
-    expect(dead.last_error).toMatch(reason);
-    expect(errors).toEqual([expect.objectContaining({ message: expect.stringMatching(reason) })]);
-  });
+  ])(
+    "a result %s ends the job DEAD with the server's reason at once, neither waiting out the lease nor running it again",
+    async (_, result, reason) => {
+      const queue = `loop-refused-${randomUUID().slice(0, 8)}`;
+      const id = (await t.jobs.enqueue(TYPE, {}, { queue, maxAttempts: 3 })).id;
+      const startedAt = Date.now();
+      const errors: unknown[] = [];
+      start(queue, () => result(), {
+        client,
+        workerId: 'loop-refused',
+        leaseMs: 60_000,
+        idleBackoff: { minMs: 10, maxMs: 50 },
+        onError: (err) => errors.push(err),
+      });
+      const dead = await reach(id, JobStatus.DEAD);
+      expect(Date.now() - startedAt).toBeLessThan(10_000);
+      expect(dead.result).toBeNull();
+      expect(dead.attempts).toBe(1);
+      expect(dead.errors).toEqual([expect.objectContaining({ kind: 'permanent', worker: 'loop-refused' })]);
+      expect(dead.last_error).toMatch(reason);
+      expect(errors).toEqual([expect.objectContaining({ message: expect.stringMatching(reason) })]);
+    },
+  );
 });

@@ -48,7 +48,7 @@ export class WebhookCluster {
       await db.connect();
       return new WebhookCluster(options.name, network, postgres, receiver, db, outbox);
     } catch (err) {
-      for (const step of undo) await step();
+      await undoAll(undo);
       throw err;
     }
   }
@@ -101,12 +101,27 @@ export class WebhookCluster {
 
   /** Heals every host, stops every instance, and removes the database, receiver, outbox and network. */
   async destroy(): Promise<void> {
-    for (const host of this.hosts) this.network.heal(host);
-    await Promise.all([...this.services.values()].map((s) => s.stop()));
-    await this.db.end();
-    await this.receiver.stop();
-    await this.postgres.destroy();
-    this.network.destroy();
-    rmSync(this.outbox, { recursive: true, force: true });
+    await undoAll([
+      () => this.hosts.forEach((host) => this.network.heal(host)),
+      () => Promise.all([...this.services.values()].map((s) => s.stop())),
+      () => this.db.end(),
+      () => this.receiver.stop(),
+      () => this.postgres.destroy(),
+      () => this.network.destroy(),
+      () => rmSync(this.outbox, { recursive: true, force: true }),
+    ]);
   }
+}
+
+/** Runs every step in order, each whatever the ones before did; throws the first failure once all have run. */
+async function undoAll(steps: (() => unknown)[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
 }

@@ -87,6 +87,7 @@ export class JobRun {
               settings.client.fail(job.id, job.leaseToken, {
                 error: 'The handler returned a value JSON cannot hold',
                 errorName: 'TypeError',
+                permanent: true,
               });
       } catch (err) {
         if (this.lost) return;
@@ -188,9 +189,9 @@ export class JobRun {
 
   /**
    * Completes with `result`. A result the server refuses (400 naming a field of `result`: it cannot be stored, such as a
-   * NUL character; 413: over its body limit) fails the attempt with the server's reason instead: reporting nothing
-   * would leave the job RUNNING until its lease ran out, and then run it again to the same refusal. Once refused, a
-   * retried report sends only the failure: the same result would be refused again.
+   * NUL character; 413: over its body limit) fails the job for good with the server's reason instead: reporting
+   * nothing would leave the job RUNNING until its lease ran out, and a retry would redo the handler's work only to be
+   * refused again. Once refused, a retried report sends only the failure.
    */
   private async complete(result: unknown): Promise<void> {
     const { client } = this.settings;
@@ -207,6 +208,7 @@ export class JobRun {
     await client.fail(this.job.id, this.job.leaseToken, {
       error: `The server refused the result: ${this.refusal.message}`,
       errorName: this.refusal.name,
+      permanent: true,
     });
   }
 

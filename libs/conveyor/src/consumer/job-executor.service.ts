@@ -92,8 +92,8 @@ export class JobExecutor {
     fail: (err: unknown) => void,
   ): void {
     // Looking at what `handle` returned runs handler code too (a `then` getter or method, a proxy's traps): what
-    // that throws fails the attempt, since it would otherwise escape this microtask and end the process. Settling
-    // stays outside: once it has begun, a failure cannot settle the attempt again.
+    // that throws fails the attempt, since it would otherwise escape this microtask and end the process. A plain
+    // value is settled outside the guard: once settling has begun, a failure cannot settle the attempt again.
     let returned: unknown;
     try {
       returned = instance.handle(held.job, new AttemptContext(held, held.job.attempts, this.options.workerId, reports));
