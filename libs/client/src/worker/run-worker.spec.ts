@@ -246,6 +246,63 @@ describe('runWorker without a server', () => {
     expect(errors).toEqual([expect.objectContaining({ status: 400 })]);
   });
 
+  /**
+   * A server that claims job `id` for the first claim and answers it `delayMs` later, as a real fetch does: not at all
+   * if the request was aborted meanwhile (the claim is committed on the server either way). Later claims are empty.
+   */
+  function slowFirstClaim(id: string, delayMs: number): { fetchImpl: typeof fetch; requests: string[] } {
+    let claims = 0;
+    const requests: string[] = [];
+    const fetchImpl = (async (url: string | URL, init?: RequestInit) => {
+      const path = new URL(String(url)).pathname;
+      requests.push(path);
+      if (!path.endsWith('/claim')) return json(200, { id, status: 'READY' });
+      if (claims++ > 0) return json(200, { jobs: [] });
+      return new Promise<Response>((resolve, reject) => {
+        const timer = setTimeout(() => resolve(json(200, { jobs: [claimedJob(id)] })), delayMs);
+        init?.signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(init.signal!.reason);
+        });
+      });
+    }) as typeof fetch;
+    return { fetchImpl, requests };
+  }
+
+  it('hands back at once the jobs of a claim answered after the lease less a heartbeat interval, instead of leaving them to their lease', async () => {
+    const { fetchImpl, requests } = slowFirstClaim('j7', 400);
+    let ran = false;
+    const worker = runWorker('q', () => (ran = true), {
+      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+      leaseMs: 300,
+      heartbeatIntervalMs: 100,
+      idleBackoff: { minMs: 50, maxMs: 50 },
+      onError: () => undefined,
+    });
+    const deadline = Date.now() + 3000;
+    while (!requests.includes('/jobs/j7/hand-back') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await worker.stop();
+    expect(requests).toContain('/jobs/j7/hand-back');
+    expect(ran).toBe(false);
+  });
+
+  it('works with a heartbeat interval that is not a whole number of milliseconds', async () => {
+    const { fetchImpl, requests } = slowFirstClaim('j8', 0);
+    const errors: unknown[] = [];
+    const worker = runWorker('q', () => 'done', {
+      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+      leaseMs: 10_000,
+      heartbeatIntervalMs: 10_000 / 3,
+      idleBackoff: { minMs: 50, maxMs: 50 },
+      onError: (e) => errors.push(e),
+    });
+    const deadline = Date.now() + 3000;
+    while (!requests.includes('/jobs/j8/complete') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await worker.stop();
+    expect(requests).toContain('/jobs/j8/complete');
+    expect(errors).toEqual([]);
+  });
+
   it('stops and rejects `done` when fetch will not send the claim at all: a bad header value does not get better', async () => {
     const fetchImpl = (async () => {
       throw new TypeError('Headers.append: "a\\nb" is an invalid header value.');

@@ -5,6 +5,7 @@ import { sleep } from '../sleep';
 import { JobRun } from './job-runner';
 import { RunWorkerOptions, WorkerHandle } from './run-worker-options.interface';
 import { WorkerHandler } from './worker-handler.types';
+import { ClaimedJob } from '../worker-protocol.types';
 import { isTransientFailure, retryDelayOf } from '../transient-failure';
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -85,13 +86,14 @@ export function runWorker<P = unknown, R = unknown>(
       try {
         // Not cut short by stop(): jobs the server claimed for an abandoned request would wait out their lease.
         // Whatever this claim returns still runs, within the shutdown grace period.
-        // An answer later than a lease less a heartbeat interval is not used (see JobRun): waiting longer only keeps a
-        // request that a cut left hanging on a dead connection from being sent again on a live one.
+        // An answer later than a lease less a heartbeat interval is not waited for: a request a cut left hanging on a
+        // dead connection would keep the next one from being sent on a live one. It is not aborted either: the server
+        // may have claimed jobs for it, and a late answer still reaches JobRun, which hands them back at once.
         const claimSentAt = performance.now();
-        const jobs = await client!.claim(
-          queue,
-          { workerId, max: free, leaseMs, types: options.types },
-          { signal: AbortSignal.timeout(leaseMs - heartbeatIntervalMs) },
+        const jobs = await claimWithin(
+          client!.claim(queue, { workerId, max: free, leaseMs, types: options.types }),
+          leaseMs - heartbeatIntervalMs,
+          (late) => late.forEach((job) => start(new JobRun(job, settings, claimSentAt))),
         );
         failures = 0;
         if (jobs.length === 0) {
@@ -150,4 +152,37 @@ export function runWorker<P = unknown, R = unknown>(
     stop,
     done,
   };
+}
+
+/** A claim's answer not waited for any longer; transient, as a request's own timeout is. */
+class ClaimAnswerLateError extends Error {
+  override readonly name = 'TimeoutError';
+  constructor(waitedMs: number) {
+    super(`No answer to the claim within ${Math.round(waitedMs)} ms; an answer that comes later is handed back`);
+  }
+}
+
+/**
+ * `claiming`'s jobs, or a ClaimAnswerLateError after `waitMs`; jobs that arrive after that go to `late` (whose JobRuns
+ * see they came too late and hand them back), so that none waits out its lease on the server.
+ */
+function claimWithin(claiming: Promise<ClaimedJob[]>, waitMs: number, late: (jobs: ClaimedJob[]) => void): Promise<ClaimedJob[]> {
+  return new Promise((resolve, reject) => {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      reject(new ClaimAnswerLateError(waitMs));
+    }, waitMs);
+    claiming.then(
+      (jobs) => {
+        clearTimeout(timer);
+        if (timedOut) late(jobs);
+        else resolve(jobs);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        if (!timedOut) reject(err);
+      },
+    );
+  });
 }
