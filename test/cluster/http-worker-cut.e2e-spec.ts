@@ -239,10 +239,16 @@ interface JobEnd {
           [TYPE, queue],
         )
       ).rows.map((r) => r.id);
+      // The HTTP worker's claim: a claim statement on the service's pool, not its in-process poller's (on the
+      // dedicated `:worker` connection), nor maintenance.
       await waitFor(
         async () =>
-          (await db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%conveyor_jobs%'`)).rowCount! > 0,
-        { timeoutMs: 10_000, message: 'a claim to wait on the lock' },
+          (
+            await db.query(
+              `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ctid = ANY(ARRAY(%' AND application_name NOT LIKE '%:worker'`,
+            )
+          ).rowCount! > 0,
+        { timeoutMs: 10_000, message: "the HTTP worker's claim to wait on the lock" },
       );
       network.cut(cutHost);
       await locker.query('COMMIT');
@@ -250,7 +256,13 @@ interface JobEnd {
       await locker.end();
     }
     const cutAt = Date.now();
-    const claimed = await waitFor(async () => (await jobs(ids)).filter((j) => j.locked_by === cut.workerId), { timeoutMs: 5000 });
+    const claimed = await waitFor(
+      async () => {
+        const held = (await jobs(ids)).filter((j) => j.locked_by === cut.workerId);
+        return held.length === 3 ? held : null;
+      },
+      { timeoutMs: 5000, message: 'the cut worker to hold the three jobs' },
+    );
     expect(claimed).toHaveLength(3);
     await waitFor(() => Date.now() - cutAt >= LOST_CLAIM_CUT_MS, { timeoutMs: 2 * LOST_CLAIM_CUT_MS, intervalMs: 100 });
     network.heal(cutHost);

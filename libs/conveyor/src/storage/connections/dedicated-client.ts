@@ -12,7 +12,8 @@ const tcpSockets = new WeakMap<Client, Socket>();
 export function dedicatedClient(config: ClientConfig): Client {
   const socket = new Socket();
   const client = new Client({ ...config, stream: () => socket });
-  tcpSockets.set(client, socket);
+  // pg's native binding ignores `stream`: a socket it never uses must not be reset (nobody listens for its error).
+  if ((client as unknown as { connection?: { stream?: unknown } }).connection?.stream === socket) tcpSockets.set(client, socket);
   return client;
 }
 
