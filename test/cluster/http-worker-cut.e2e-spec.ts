@@ -5,6 +5,7 @@ import { waitFor } from '../support/wait-for';
 import { HttpWorkerPayload } from '../workers/support/http-worker-payload';
 import { HttpWorkerProcess, spawnHttpWorker } from '../workers/support/spawn-http-worker';
 import { TestHost, TestNetwork } from './support/test-network';
+import { jobEnds } from './support/job-ends';
 
 const TYPE = 'EXT_CUT';
 const LEASE_MS = 4000;
@@ -24,14 +25,6 @@ const SLACK_MS = 1500;
 
 const unavailable = TestNetwork.unavailable() ?? privatePostgresUnavailable();
 if (unavailable) console.warn(`HTTP worker cut tests skipped: ${unavailable}`);
-
-interface JobEnd {
-  id: string;
-  status: string;
-  attempts: number;
-  locked_by: string | null;
-  errors: { kind: string; worker?: string }[];
-}
 
 /**
  * The service in the root namespace with its database; a `runWorker` process on a host of its own that is cut off
@@ -67,12 +60,7 @@ interface JobEnd {
         [TYPE, queue, JSON.stringify(payload), maxAttempts, count],
       )
     ).rows.map((r) => r.id);
-  const jobs = async (ids: string[]): Promise<JobEnd[]> =>
-    (
-      await db.query<JobEnd>(`SELECT id, status, attempts, locked_by, errors FROM conveyor_jobs WHERE id = ANY($1::uuid[]) ORDER BY id`, [
-        ids,
-      ])
-    ).rows;
+  const jobs = (ids: string[]) => jobEnds(db, ids);
   const events = (w: HttpWorkerProcess, kind: string, ids: string[]) =>
     w.events().filter((e) => e.event === kind && ids.includes(e.id as string));
   const stop = async (w: HttpWorkerProcess) => {

@@ -2,6 +2,7 @@ import { privatePostgresUnavailable } from '../support/private-postgres';
 import { waitFor } from '../support/wait-for';
 import { TestHost, TestNetwork } from './support/test-network';
 import { WebhookCluster } from './support/webhook-cluster';
+import { jobEnds } from './support/job-ends';
 
 const LEASE_MS = 4000;
 const HEARTBEAT_INTERVAL_MS = 1000;
@@ -18,15 +19,6 @@ const SLACK_MS = 1500;
 
 const unavailable = TestNetwork.unavailable() ?? privatePostgresUnavailable();
 if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
-
-/** A job's end as the database has it. */
-interface JobEnd {
-  id: string;
-  status: string;
-  attempts: number;
-  locked_by: string | null;
-  errors: { kind: string; worker?: string }[];
-}
 
 /**
  * Two instances of the service on hosts of their own: the leader, and a worker host that is cut off (every packet
@@ -52,13 +44,7 @@ interface JobEnd {
     WEBHOOK_TIMEOUT_MS: '60000',
   };
 
-  const jobs = async (ids: string[]): Promise<JobEnd[]> =>
-    (
-      await cluster.db.query<JobEnd>(
-        `SELECT id, status, attempts, locked_by, errors FROM conveyor_jobs WHERE id = ANY($1::uuid[]) ORDER BY id`,
-        [ids],
-      )
-    ).rows;
+  const jobs = (ids: string[]) => jobEnds(cluster.db, ids);
   /** When the cut host's log first said it lost the claim on `id` (its handler's signal fires then). */
   const lostAt = new Map<string, number>();
   let watcher: NodeJS.Timeout | undefined;

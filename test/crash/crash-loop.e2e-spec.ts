@@ -1,16 +1,15 @@
-import { Pool } from 'pg';
 import { countByStatus } from '../support/job-queries';
-import { createInvocationsTableSql, invocationsTable, ProcessCrash, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
-import { createTestApp, TestApp } from '../support/test-app';
-import { createTestSchema, TestSchema } from '../support/test-database';
+import { invocationsTable, ProcessCrash } from '../support/recording-handler';
+import type { TestApp } from '../support/test-app';
+import type { TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
+import { CRASH_ENGINE, CrashControl, startCrashControl } from './support/crash-control';
 
 describe('a handler that takes its process down, under a supervisor that restarts it', () => {
   const url = process.env.CONVEYOR_TEST_DATABASE_URL!;
-  const ENGINE = { leaseMs: 2000, heartbeatIntervalMs: 500, maintenanceIntervalMs: 250, pollIntervalMs: 100, concurrency: 8 };
   let schema: TestSchema;
-  let recorder: Pool;
+  let crash: CrashControl;
   let control: TestApp;
   let supervising = false;
   let current: SpawnedWorker | undefined;
@@ -27,7 +26,7 @@ describe('a handler that takes its process down, under a supervisor that restart
         nodeArgs: ['--max-old-space-size=128'],
         url,
         schema: schema.schema,
-        engine: { ...ENGINE, workerId: `loop-${restarts}` },
+        engine: { ...CRASH_ENGINE, workerId: `loop-${restarts}` },
         appName: `loop-${restarts}`,
       });
       exits.push(await current.exited);
@@ -35,15 +34,8 @@ describe('a handler that takes its process down, under a supervisor that restart
   };
 
   beforeAll(async () => {
-    schema = await createTestSchema('crashloop');
-    recorder = new Pool({ connectionString: url, max: 2 });
-    await recorder.query(createInvocationsTableSql(schema.schema));
-    control = await createTestApp({
-      schema: schema.schema,
-      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
-      engine: { runWorkers: false, maintenanceIntervalMs: 250 },
-      appName: 'crashloop-control',
-    });
+    crash = await startCrashControl('crashloop');
+    ({ schema, control } = crash);
   });
 
   afterEach(async () => {
@@ -54,9 +46,7 @@ describe('a handler that takes its process down, under a supervisor that restart
   });
 
   afterAll(async () => {
-    await control?.close();
-    await recorder?.end();
-    await schema?.drop();
+    await crash?.close();
   });
 
   /** Enqueues one job whose handler takes the process down and `neighbours` that sleep 1 s, all with 3 attempts. */

@@ -1,10 +1,10 @@
-import { Pool } from 'pg';
 import { JobStatus } from '@conveyor/core';
-import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
-import { createTestApp, TestApp } from '../support/test-app';
-import { createTestSchema, TestSchema } from '../support/test-database';
+import { invocationsTable } from '../support/recording-handler';
+import type { TestApp } from '../support/test-app';
+import type { TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
+import { CRASH_ENGINE, CrashControl, startCrashControl } from './support/crash-control';
 
 /**
  * A handler that spins for two leases on a worker process: nothing else in that process runs meanwhile (no heartbeat),
@@ -12,31 +12,21 @@ import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
  */
 describe('a handler that blocks its event loop for longer than the lease', () => {
   const url = process.env.CONVEYOR_TEST_DATABASE_URL!;
-  const LEASE_MS = 2000;
-  const ENGINE = { leaseMs: LEASE_MS, heartbeatIntervalMs: 500, maintenanceIntervalMs: 250, pollIntervalMs: 100, concurrency: 8 };
+  const LEASE_MS = CRASH_ENGINE.leaseMs;
   let schema: TestSchema;
-  let recorder: Pool;
+  let crash: CrashControl;
   let control: TestApp;
   let worker: SpawnedWorker | undefined;
 
   beforeAll(async () => {
-    schema = await createTestSchema('loopblock');
-    recorder = new Pool({ connectionString: url, max: 2 });
-    await recorder.query(createInvocationsTableSql(schema.schema));
-    control = await createTestApp({
-      schema: schema.schema,
-      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
-      engine: { runWorkers: false, maintenanceIntervalMs: 250 },
-      appName: 'loopblock-control',
-    });
+    crash = await startCrashControl('loopblock');
+    ({ schema, control } = crash);
   });
 
   afterAll(async () => {
     if (worker && worker.proc.exitCode === null) worker.proc.kill('SIGTERM');
     await worker?.exited;
-    await control?.close();
-    await recorder?.end();
-    await schema?.drop();
+    await crash?.close();
   });
 
   const ended = (id: string) =>
@@ -51,7 +41,7 @@ describe('a handler that blocks its event loop for longer than the lease', () =>
     (await control.sql.query(`SELECT worker, attempt FROM ${invocationsTable(schema.schema)} WHERE job_id = $1 ORDER BY at`, [id])).rows;
 
   it('each attempt loses its lease and its late result is fenced; the job ends DEAD; the worker then keeps a long lease', async () => {
-    worker = spawnWorker({ url, schema: schema.schema, engine: { ...ENGINE, workerId: 'blocker' }, appName: 'blocker' });
+    worker = spawnWorker({ url, schema: schema.schema, engine: { ...CRASH_ENGINE, workerId: 'blocker' }, appName: 'blocker' });
     await worker.ready;
     const blocker = await control.jobs.enqueue('TEST_RECORD', { busyWaitMs: 2 * LEASE_MS, result: { blocked: true } }, { maxAttempts: 2 });
     const dead = await ended(blocker.id);

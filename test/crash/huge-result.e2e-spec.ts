@@ -1,37 +1,27 @@
-import { Pool } from 'pg';
 import { JobStatus } from '@conveyor/core';
-import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
-import { createTestApp, TestApp } from '../support/test-app';
-import { createTestSchema, TestSchema } from '../support/test-database';
+import type { TestApp } from '../support/test-app';
+import type { TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
+import { CrashControl, startCrashControl } from './support/crash-control';
 
 /** A worker process whose handler returns a 50 MB string: stored as the result, served back, nothing held up. */
 describe('a handler that returns a huge result', () => {
   const url = process.env.CONVEYOR_TEST_DATABASE_URL!;
   let schema: TestSchema;
-  let recorder: Pool;
+  let crash: CrashControl;
   let control: TestApp;
   let worker: SpawnedWorker | undefined;
 
   beforeAll(async () => {
-    schema = await createTestSchema('hugeresult');
-    recorder = new Pool({ connectionString: url, max: 2 });
-    await recorder.query(createInvocationsTableSql(schema.schema));
-    control = await createTestApp({
-      schema: schema.schema,
-      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
-      engine: { runWorkers: false, maintenanceIntervalMs: 250 },
-      appName: 'hugeresult-control',
-    });
+    crash = await startCrashControl('hugeresult');
+    ({ schema, control } = crash);
   });
 
   afterAll(async () => {
     if (worker && worker.proc.exitCode === null) worker.proc.kill('SIGTERM');
     await worker?.exited;
-    await control?.close();
-    await recorder?.end();
-    await schema?.drop();
+    await crash?.close();
   });
 
   it('a 50 MB result is stored whole, and the jobs claimed with it complete', async () => {

@@ -1,12 +1,12 @@
-import { Pool } from 'pg';
 import { JobStatus } from '@conveyor/core';
 import { MaintenanceService } from '@conveyor/core/maintenance/maintenance.service';
 import { countByStatus, invocationStats } from '../support/job-queries';
-import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
-import { createTestApp, TestApp } from '../support/test-app';
-import { createTestSchema, TestSchema } from '../support/test-database';
+import { invocationsTable } from '../support/recording-handler';
+import type { TestApp } from '../support/test-app';
+import type { TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
+import { CRASH_ENGINE, CrashControl, startCrashControl } from './support/crash-control';
 
 /**
  * Crash tests with real processes: a worker is SIGKILLed mid-drain; the maintenance leader is killed;
@@ -14,14 +14,13 @@ import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
  */
 describe('crashes', () => {
   const url = process.env.CONVEYOR_TEST_DATABASE_URL!;
-  const ENGINE = { leaseMs: 2000, heartbeatIntervalMs: 500, maintenanceIntervalMs: 250, pollIntervalMs: 100, concurrency: 8 };
   let schema: TestSchema;
-  let recorder: Pool;
+  let crash: CrashControl;
   let control: TestApp;
   const workers: SpawnedWorker[] = [];
 
   const start = async (name: string, engine: object = {}) => {
-    const w = spawnWorker({ url, schema: schema.schema, engine: { ...ENGINE, workerId: name, ...engine }, appName: name });
+    const w = spawnWorker({ url, schema: schema.schema, engine: { ...CRASH_ENGINE, workerId: name, ...engine }, appName: name });
     workers.push(w);
     await w.ready;
     return w;
@@ -41,15 +40,8 @@ describe('crashes', () => {
   };
 
   beforeAll(async () => {
-    schema = await createTestSchema('crash');
-    recorder = new Pool({ connectionString: url, max: 2 });
-    await recorder.query(createInvocationsTableSql(schema.schema));
-    control = await createTestApp({
-      schema: schema.schema,
-      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
-      engine: { runWorkers: false, maintenanceIntervalMs: 250 },
-      appName: 'crash-control',
-    });
+    crash = await startCrashControl('crash');
+    ({ schema, control } = crash);
   });
 
   afterEach(async () => {
@@ -59,9 +51,7 @@ describe('crashes', () => {
 
   afterAll(async () => {
     for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGKILL');
-    await control?.close();
-    await recorder?.end();
-    await schema?.drop();
+    await crash?.close();
   });
 
   it('SIGKILL of one of three workers mid-drain: all 5,000 jobs complete, duplicates bounded by what it held', async () => {
