@@ -1,8 +1,8 @@
-// Fails when the libraries' imports form a cycle, between files or between folders (a folder imports another
+// Fails when the imports of the libraries, the service or the benchmark form a cycle, between files or between folders (a folder imports another
 // when one of its files other than index.ts imports a file of the other; a folder and its own subfolders count as
 // separate folders).
 // Type-only imports count too: a cycle of types is still a cycle a reader has to untangle.
-// Usage: node scripts/check-import-cycles.js [root ...]   (default: every libs/*/src)
+// Usage: node scripts/check-import-cycles.js [root ...]   (default: every libs/*/src, apps/*/src and bench)
 'use strict';
 const { existsSync, readdirSync, readFileSync, statSync } = require('node:fs');
 const { basename, dirname, join, relative, resolve } = require('node:path');
@@ -84,8 +84,9 @@ function check(root) {
 const roots =
   process.argv.slice(2).length > 0
     ? process.argv.slice(2).map((r) => resolve(r))
-    : readdirSync(join(repo, 'libs'))
-        .map((lib) => join(repo, 'libs', lib, 'src'))
+    : ['libs', 'apps']
+        .flatMap((top) => readdirSync(join(repo, top)).map((name) => join(repo, top, name, 'src')))
+        .concat(join(repo, 'bench'))
         .filter((p) => existsSync(p));
 const problems = roots.flatMap(check);
 for (const p of problems) console.error(p);

@@ -3,8 +3,8 @@ import { CaseMeters, per1k } from '../measure/case-meters';
 import { Countdown } from '../measure/countdown';
 import { RssMeter } from '../measure/rss-meter';
 import { CaseSizes } from '../shared/bench-case';
-import { createBenchQueue } from '../shared/create-bench-queue';
-import { warmUp, warmUpSchema } from '../shared/warm-up';
+import { createBenchQueue } from '../queues/create-bench-queue';
+import { warmUp, warmUpSchema } from '../queues/warm-up';
 import { drainSettings, engineDefaultSettings } from '../shared/worker-settings';
 import { CaseCheckError, CaseRunner } from './case-runner';
 

@@ -1,7 +1,7 @@
 import { checkpointBeforeMeasuring } from '../database/checkpoint';
 import { CaseMeters, per1k } from '../measure/case-meters';
-import { createBenchQueue } from '../shared/create-bench-queue';
-import { warmUp, warmUpSchema } from '../shared/warm-up';
+import { createBenchQueue } from '../queues/create-bench-queue';
+import { warmUp, warmUpSchema } from '../queues/warm-up';
 import { drainSettings } from '../shared/worker-settings';
 import { CaseCheckError, CaseRunner } from './case-runner';
 

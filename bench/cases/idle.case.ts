@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CaseMeters } from '../measure/case-meters';
 import { QueryCounter } from '../measure/query-counter';
-import { createBenchQueue } from '../shared/create-bench-queue';
+import { createBenchQueue } from '../queues/create-bench-queue';
 import { engineDefaultSettings } from '../shared/worker-settings';
 import { CaseRunner } from './case-runner';
 

@@ -4,7 +4,7 @@ import { Countdown } from '../measure/countdown';
 import { percentile } from '../measure/stats';
 import { BenchChild } from '../processes/bench-child';
 import { QUEUE_CONFIG_ENV, QueueProcessConfig } from '../processes/queue-process-config';
-import { createBenchQueue } from '../shared/create-bench-queue';
+import { createBenchQueue } from '../queues/create-bench-queue';
 import { LatencyPayload, producePaced, wallClockMs } from '../shared/paced-producer';
 import { engineDefaultSettings } from '../shared/worker-settings';
 import { CaseRunner } from './case-runner';

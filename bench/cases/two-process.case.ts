@@ -6,8 +6,8 @@ import { PostgresCpuMeter } from '../measure/postgres-cpu-meter';
 import { BenchChild } from '../processes/bench-child';
 import { QUEUE_CONFIG_ENV, QueueProcessConfig } from '../processes/queue-process-config';
 import { CaseSizes } from '../shared/bench-case';
-import { createBenchQueue } from '../shared/create-bench-queue';
-import { warmUpSchema } from '../shared/warm-up';
+import { createBenchQueue } from '../queues/create-bench-queue';
+import { warmUpSchema } from '../queues/warm-up';
 import { drainSettings } from '../shared/worker-settings';
 import { CaseRunner } from './case-runner';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newJobId } from '@conveyor/core/job/job-id';
 import { BENCH_JOB_TYPE } from '../shared/bench-queue.interface';
-import type { FloorNames, FloorTableSql } from './floor.sql';
+import type { FloorNames, FloorTableSql } from './floor-table-sql.interface';
 
 /**
  * The floor's statements on Conveyor's jobs table, for the `floor-conveyor-table` reference: the same work as on the

@@ -4,7 +4,7 @@ import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { BENCH_JOB_TYPE } from '../shared/bench-queue.interface';
-import { FloorTables } from './floor.sql';
+import { FloorTables } from './floor-tables';
 
 /** The web frameworks Conveyor's API runs on (through Nest's adapters), and the floor's servers on them. */
 export type HttpPlatform = 'express' | 'fastify';

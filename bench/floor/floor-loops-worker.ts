@@ -1,7 +1,7 @@
 import { Client, ClientConfig, Pool } from 'pg';
 import { WorkerHooks, WorkerSettings } from '../shared/bench-queue.interface';
 import { FloorJob, FloorWorker } from './floor-worker.interface';
-import { FloorTables } from './floor.sql';
+import { FloorTables } from './floor-tables';
 
 /**
  * The floor: the fastest simple correct queue worker we know how to write on its table, the baseline of every ratio

@@ -1,7 +1,7 @@
 import { Client, ClientConfig, Pool } from 'pg';
 import { WorkerHooks, WorkerSettings } from '../shared/bench-queue.interface';
 import { FloorJob, FloorWorker } from './floor-worker.interface';
-import { FloorTables } from './floor.sql';
+import { FloorTables } from './floor-tables';
 
 /**
  * The `floor-pipelined` reference: the floor's table and statements driven the way Conveyor's worker pool drives

@@ -5,7 +5,7 @@ import type { FloorHttpServer, HttpPlatform } from './floor-http-server';
 import { FloorLoopsWorker } from './floor-loops-worker';
 import { FloorPipelinedWorker } from './floor-pipelined-worker';
 import { FloorWorker } from './floor-worker.interface';
-import { FloorTables, floorTables } from './floor.sql';
+import { FloorTables, floorTables } from './floor-tables';
 
 /**
  * Connections of the floor's pool: as many as a Conveyor app may use — the pool of apps/server (`DB_POOL_SIZE`,

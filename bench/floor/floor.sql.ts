@@ -1,66 +1,10 @@
-import { createHash } from 'node:crypto';
-import { conveyorTableSql } from './floor-conveyor-table.sql';
-
-/** One parameterised statement, as pg takes it. */
-export interface FloorStatement {
-  name?: string;
-  text: string;
-  values: unknown[];
-}
-
-/**
- * The table the floor works on: its own (four columns), or Conveyor's jobs table as Conveyor's migrations leave it
- * (floor-conveyor-table.sql.ts: the `floor-conveyor-table` reference, which shows what that table costs the floor).
- */
-export type FloorTableKind = 'floor' | 'conveyor';
-
-/** Escaped names of the table the floor works on in one schema, and of its objects. */
-export interface FloorNames {
-  schema: string;
-  jobs: string;
-  /** The channel its inserts notify, as a quoted identifier (for LISTEN). */
-  channel: string;
-}
-
-/** Every statement the floor sends, written for one table. */
-export interface FloorTableSql {
-  /** The table, its indexes and an insert trigger that notifies `channel` once per statement. */
-  create(): string;
-  /** One multi-row INSERT of these payloads. */
-  insertMany(payloads: unknown[]): FloorStatement;
-  /** Claims up to `limit` due jobs, skipping rows another worker is claiming. */
-  claim(limit: number): FloorStatement;
-  /** Marks a batch of finished jobs done. */
-  complete(ids: string[]): FloorStatement;
-  /** `rows` jobs in one statement: pending (due now) or finished a day ago. */
-  insertRows(rows: number, state: 'pending' | 'finished'): FloorStatement;
-  /** How many rows there are, and how many are done. */
-  counts(): FloorStatement;
-}
-
-/** The table the floor works on in one schema: its names and its statements. */
-export interface FloorTables extends FloorNames {
-  sql: FloorTableSql;
-}
-
-/** The floor's table of `kind` in `schema` (bench schemas are lower-case letters, digits and underscores). */
-export function floorTables(schema: string, kind: FloorTableKind = 'floor'): FloorTables {
-  // A channel name is an identifier (63 bytes at most): a longer one is shortened with a hash, as Conveyor's are.
-  const channel =
-    `floor_${schema}`.length <= 63 ? `floor_${schema}` : `floor_${createHash('sha1').update(schema).digest('hex').slice(0, 12)}`;
-  const names: FloorNames = {
-    schema: `"${schema}"`,
-    jobs: `"${schema}".${kind === 'conveyor' ? 'conveyor_jobs' : 'floor_jobs'}`,
-    channel: `"${channel}"`,
-  };
-  return { ...names, sql: kind === 'conveyor' ? conveyorTableSql(names) : floorTableSql(names) };
-}
+import type { FloorNames, FloorTableSql } from './floor-table-sql.interface';
 
 /**
  * The floor's own table: four columns, a partial index on what is pending, and a per-statement NOTIFY so a multi-row
  * insert wakes workers once (as Conveyor's trigger does). Claims take the oldest first.
  */
-function floorTableSql(t: FloorNames): FloorTableSql {
+export function floorTableSql(t: FloorNames): FloorTableSql {
   return {
     create: () => `
 CREATE TABLE ${t.jobs} (

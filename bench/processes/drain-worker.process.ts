@@ -7,8 +7,8 @@
  */
 import 'reflect-metadata';
 import { NodeCpuMeter } from '../measure/node-cpu-meter';
-import { createBenchQueue } from '../shared/create-bench-queue';
-import { warmUp } from '../shared/warm-up';
+import { createBenchQueue } from '../queues/create-bench-queue';
+import { warmUp } from '../queues/warm-up';
 import { emitEvent, nextCommand, readJsonEnv, runChild } from './bench-protocol';
 import { QUEUE_CONFIG_ENV, QueueProcessConfig } from './queue-process-config';
 

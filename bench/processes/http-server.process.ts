@@ -6,7 +6,7 @@
  */
 import 'reflect-metadata';
 import { NodeCpuMeter } from '../measure/node-cpu-meter';
-import { createBenchQueue } from '../shared/create-bench-queue';
+import { createBenchQueue } from '../queues/create-bench-queue';
 import { emitEvent, nextCommand, readJsonEnv, runChild } from './bench-protocol';
 import { QUEUE_CONFIG_ENV, QueueProcessConfig } from './queue-process-config';
 

@@ -4,7 +4,7 @@
  * Opens a producer on the case's schema, prints `ready`, and on `go` enqueues its paced jobs, then prints `sent`.
  */
 import 'reflect-metadata';
-import { createBenchQueue } from '../shared/create-bench-queue';
+import { createBenchQueue } from '../queues/create-bench-queue';
 import { producePaced } from '../shared/paced-producer';
 import { emitEvent, nextCommand, readJsonEnv, runChild } from './bench-protocol';
 import { QUEUE_CONFIG_ENV, QueueProcessConfig } from './queue-process-config';

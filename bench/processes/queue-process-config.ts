@@ -1,6 +1,6 @@
 import { Variant } from '../shared/bench-case';
 import { PrepareWorkerOptions, WorkerSettings } from '../shared/bench-queue.interface';
-import { WarmUpPlan } from '../shared/warm-up';
+import { WarmUpPlan } from '../queues/warm-up';
 
 /** What a worker, server or producer child needs to build its queue (JSON in BENCH_QUEUE). */
 export interface QueueProcessConfig {

@@ -4,9 +4,9 @@ import { BenchChild } from './bench-child';
 /** Current case process, so an interrupted run can end it. */
 let current: BenchChild | null = null;
 
-/** Runs one case in a new process (bench/processes/case.process.ts) and returns what it reported. */
+/** Runs one case in a new process (bench/cases/case.process.ts) and returns what it reported. */
 export async function runCaseProcess(spec: CaseSpec, timeoutMs: number): Promise<CaseResult> {
-  const child = new BenchChild('bench/processes/case.process.ts', { BENCH_CASE: JSON.stringify(spec) }, `${spec.case}/${spec.variant}`);
+  const child = new BenchChild('bench/cases/case.process.ts', { BENCH_CASE: JSON.stringify(spec) }, `${spec.case}/${spec.variant}`);
   current = child;
   try {
     const { result } = await child.next('result', timeoutMs);

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
-import { floorTables } from '../../bench/floor/floor.sql';
+import { floorTables } from '../../bench/floor/floor-tables';
 import { BENCH_JOB_TYPE, BenchQueue } from '../../bench/shared/bench-queue.interface';
-import { createBenchQueue } from '../../bench/shared/create-bench-queue';
+import { createBenchQueue } from '../../bench/queues/create-bench-queue';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 

@@ -1,7 +1,7 @@
 import { withClient } from '../database/with-client';
 import { Countdown } from '../measure/countdown';
-import { Variant } from './bench-case';
-import { WorkerSettings } from './bench-queue.interface';
+import { Variant } from '../shared/bench-case';
+import { WorkerSettings } from '../shared/bench-queue.interface';
 import { createBenchQueue } from './create-bench-queue';
 
 const WARM_UP_APPLICATION_NAME = 'bench-warm-up';

@@ -1,11 +1,11 @@
 /**
- * Runs one case in a process of its own: `node -r ./test/support/register-ts.js bench/processes/case.process.ts`
+ * Runs one case in a process of its own: `node -r ./test/support/register-ts.js bench/cases/case.process.ts`
  * with the case in BENCH_CASE (JSON, see CaseSpec). Reports a `result` event holding the CaseResult.
  */
 import 'reflect-metadata';
-import { CASES } from '../cases';
+import { CASES } from './index';
 import { CaseResult, CaseSpec } from '../shared/bench-case';
-import { emitEvent, readJsonEnv, runChild } from './bench-protocol';
+import { emitEvent, readJsonEnv, runChild } from '../processes/bench-protocol';
 
 runChild(async () => {
   const spec = readJsonEnv<CaseSpec>('BENCH_CASE');
