@@ -1,5 +1,8 @@
 import { createServer, Server, Socket } from 'node:net';
 
+/** How a client ended its connection: a TCP reset, or a clean close (FIN). */
+export type ClientEnding = 'reset' | 'closed';
+
 /**
  * A loopback TCP proxy in front of a server — PostgreSQL, or Conveyor's HTTP API — so a test can make it
  * unreachable for one client (cut every connection and refuse new ones) and bring it back, without touching the
@@ -13,6 +16,11 @@ export class TcpProxy {
   port = 0;
   /** Connections refused while cut: a client that tried, and found nothing there. */
   refused = 0;
+  /**
+   * How each client ended its connection, by the local port of the proxy's connection upstream: the `client_port`
+   * PostgreSQL shows for that session. Pending while the client has not ended it (the proxy cutting it is no ending).
+   */
+  readonly clientEndings = new Map<number, Promise<ClientEnding>>();
 
   constructor(
     private targetHost: string,
@@ -75,6 +83,11 @@ export class TcpProxy {
       s.on('close', () => this.sockets.delete(s));
       s.on('error', () => undefined);
     }
+    const ending = new Promise<ClientEnding>((resolve) => {
+      client.once('end', () => resolve('closed'));
+      client.once('error', (err: NodeJS.ErrnoException) => err.code === 'ECONNRESET' && resolve('reset'));
+    });
+    upstream.once('connect', () => this.clientEndings.set(upstream.localPort!, ending));
     client.pipe(upstream).pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());

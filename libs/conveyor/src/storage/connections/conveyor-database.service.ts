@@ -7,7 +7,8 @@ import { PoolerMode } from '../../config/pooler-mode';
 import { DatabasePoolExhaustedError, DatabaseUnavailableError } from '../../errors/job-request.errors';
 import { MESSAGES } from '../../errors/conveyor.messages';
 import { isConnectionError } from './connection-errors';
-import { followPoolCheckouts, isPoolExhausted } from './pool-checkouts';
+import { giveEngineSockets, predatesEngineSockets } from './engine-socket';
+import { followPoolCheckouts, isPoolExhausted, poolMax } from './pool-checkouts';
 import { youngRows } from './young-rows';
 import { ENGINE_TYPE_PARSERS } from './engine-type-parsers';
 import { channelFor, SqlTables, sqlTablesFor } from './sql-tables';
@@ -74,6 +75,7 @@ export class ConveyorDatabase implements OnModuleDestroy {
     this.liveChannel = channelFor(this.schema, 'conveyor-live');
     guardPooledClients(this.pgPool);
     followPoolCheckouts(this.pgPool);
+    giveEngineSockets(this.pgPool);
   }
 
   onModuleDestroy(): void {
@@ -187,9 +189,18 @@ export class ConveyorDatabase implements OnModuleDestroy {
     }
   }
 
+  /**
+   * A pooled connection for the engine's statements, which are abandoned at their deadline: one on an engine socket
+   * (see engine-socket.ts), so that abandoning it resets it over TLS too. A connection opened before the pool gave
+   * engine sockets is discarded instead of used; there are at most as many as the pool may have.
+   */
   private async connect(): Promise<PoolClient> {
     try {
-      return await this.pgPool.connect();
+      for (let discarded = 0; ; discarded++) {
+        const client = await this.pgPool.connect();
+        if (discarded >= poolMax(this.pgPool) || !predatesEngineSockets(this.pgPool, client)) return client;
+        client.release(true);
+      }
     } catch (err) {
       throw this.translate(err);
     }

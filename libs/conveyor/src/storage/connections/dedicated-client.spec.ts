@@ -69,7 +69,7 @@ describe('abandoning a connection over TLS', () => {
     await expect(abandonOnTls(client)).resolves.toBe('reset');
   });
 
-  it("can only close a TLS connection whose TCP socket pg made itself (a pooled one's)", async () => {
+  it('can only close a TLS connection whose TCP socket pg made itself', async () => {
     const client = new Client({ host: '127.0.0.1', port, user: 'u', database: 'd', ssl: { ca: certificate.cert } });
     await expect(abandonOnTls(client)).resolves.toBe('closed');
   });

@@ -1,5 +1,5 @@
 import type { Client, PoolClient } from 'pg';
-import { tcpSocketOf } from './dedicated-client';
+import { tcpSocketOf } from './engine-socket';
 
 /** Code of {@link StatementDeadlineError}; `isConnectionError` counts it as the database being unreachable. */
 export const STATEMENT_DEADLINE_CODE = 'CONVEYOR_STATEMENT_DEADLINE';
@@ -29,8 +29,9 @@ interface AbandonedSocket {
  * kernel, which goes on sending them once the network heals, and the server would then run a statement this
  * process gave up on and will never read the answer to — a claim that takes jobs nobody runs until their leases
  * expire, each losing an attempt. A reset discards them. A TLS socket cannot be reset: the TCP socket under it is,
- * when the engine made it (dedicatedClient), and the TLS socket ends with it; a pooled TLS connection, whose TCP
- * socket pg made and keeps to itself, is closed.
+ * when the engine made it (engineSocket: dedicated clients, and the pool's connections the engine uses), and the TLS
+ * socket ends with it; a TLS connection whose TCP socket pg made and keeps to itself (pg's native binding, a pool
+ * given a stream of its own) is closed.
  */
 export function abandonConnection(client: Client | PoolClient): void {
   const socket = tcpSocketOf(client) ?? (client as unknown as { connection?: { stream?: AbandonedSocket } }).connection?.stream;
