@@ -32,6 +32,27 @@ async function openEvents(url: string): Promise<{ text(): string; close(): void 
 }
 
 /**
+ * Inserts a job behind the service's back, and waits for it to complete: only its NOTIFY can wake a worker before the
+ * next poll. Its id.
+ */
+async function completesOnItsNotify(db: Client, service: ServiceProcess, subject: string): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO conveyor_jobs (type, payload) VALUES ('SEND_EMAIL', jsonb_build_object('to', 'ops@example.test', 'subject', $1::text, 'text', 'hi')) RETURNING id`,
+    [subject],
+  );
+  const id = rows[0].id;
+  await waitFor(
+    async () =>
+      (await db.query<{ status: string }>('SELECT status FROM conveyor_jobs WHERE id = $1', [id])).rows[0]?.status === 'COMPLETED',
+    {
+      timeoutMs: WAKE_UP_MS,
+      message: `job ${id} completed on its NOTIFY\n${service.output().slice(-3000)}`,
+    },
+  );
+  return id;
+}
+
+/**
  * The service against a PostgreSQL that serves TLS only, as managed databases do (plain connections are refused by
  * pg_hba.conf), with TLS asked for in DATABASE_URL the ways a user would.
  */
@@ -49,7 +70,8 @@ async function openEvents(url: string): Promise<{ text(): string; close(): void 
   };
 
   beforeAll(async () => {
-    cluster = await PrivatePostgres.create({ tlsOnly: true });
+    // 127.0.0.2 is an address its certificate does not name.
+    cluster = await PrivatePostgres.create({ tlsOnly: true, listen: '127.0.0.1,127.0.0.2' });
   }, 120_000);
 
   afterAll(async () => {
@@ -108,23 +130,7 @@ async function openEvents(url: string): Promise<{ text(): string; close(): void 
 
     const ready = async () => (await fetch(`${service.baseUrl}/health/ready`).catch(() => null))?.status === 200;
 
-    /** Inserts a job behind the service's back: only its NOTIFY can wake a worker before the next poll. */
-    const completesOnWakeUp = async (subject: string): Promise<string> => {
-      const { rows } = await db.query<{ id: string }>(
-        `INSERT INTO conveyor_jobs (type, payload) VALUES ('SEND_EMAIL', jsonb_build_object('to', 'ops@example.test', 'subject', $1::text, 'text', 'hi')) RETURNING id`,
-        [subject],
-      );
-      const id = rows[0].id;
-      await waitFor(
-        async () =>
-          (await db.query<{ status: string }>('SELECT status FROM conveyor_jobs WHERE id = $1', [id])).rows[0]?.status === 'COMPLETED',
-        {
-          timeoutMs: WAKE_UP_MS,
-          message: `job ${id} completed on its NOTIFY\n${service.output().slice(-3000)}`,
-        },
-      );
-      return id;
-    };
+    const completesOnWakeUp = (subject: string) => completesOnItsNotify(db, service, subject);
 
     it('migrates, is ready, wakes a worker by NOTIFY and streams live events', async () => {
       await waitFor(ready, { timeoutMs: 30_000, message: '/health/ready to answer 200' });
@@ -158,6 +164,52 @@ async function openEvents(url: string): Promise<{ text(): string; close(): void 
         },
       );
       expect(service.proc.exitCode).toBeNull();
+    });
+  });
+
+  /**
+   * LISTEN_DATABASE_URL takes its TLS settings from its own sslmode: here it reaches the server at an address the
+   * certificate does not name, so it connects only if it does not verify as DATABASE_URL asks, and only over TLS.
+   */
+  describe('LISTEN_DATABASE_URL with an sslmode of its own', () => {
+    const database = 'tls_listen';
+    let service: ServiceProcess;
+    let outbox: string;
+    let db: Client;
+
+    beforeAll(async () => {
+      outbox = mkdtempSync(join(tmpdir(), 'conveyor-tls-outbox-'));
+      const admin = await connectDb();
+      await admin.query(`CREATE DATABASE ${database}`);
+      await admin.end();
+      db = await connectDb(database);
+      service = await startServiceProcess({
+        env: {
+          DATABASE_URL: `${cluster.url('localhost', database)}?sslmode=verify-full&sslrootcert=${cluster.certificateFile}`,
+          LISTEN_DATABASE_URL: `${cluster.url('127.0.0.2', database)}?sslmode=no-verify`,
+          OUTBOX_DIR: outbox,
+          POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
+        },
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      await service?.stop();
+      await db?.end();
+      if (outbox) rmSync(outbox, { recursive: true, force: true });
+    });
+
+    it('wakes a worker by NOTIFY over a TLS LISTEN connection', async () => {
+      await waitFor(async () => (await fetch(`${service.baseUrl}/health/ready`).catch(() => null))?.status === 200, {
+        timeoutMs: 30_000,
+        message: '/health/ready to answer 200',
+      });
+      await completesOnItsNotify(db, service, 'listen url');
+      const { rows } = await db.query<{ ssl: boolean }>(
+        `SELECT s.ssl FROM pg_stat_activity a JOIN pg_stat_ssl s USING (pid) WHERE a.datname = $1 AND a.application_name = 'conveyor:listener'`,
+        [database],
+      );
+      expect(rows).toEqual([{ ssl: true }]);
     });
   });
 });

@@ -116,7 +116,8 @@ export class ConveyorDatabase implements OnModuleDestroy {
   listenerConfig(): ClientConfig | null {
     const config = this.clientConfig('listener');
     if (this.listenUrl) {
-      // Only the URL says where to connect; TLS settings and timeouts stay the pool's.
+      // Only the URL says where to connect; timeouts stay the pool's, and so does an `ssl` option unless the URL
+      // gives an sslmode (pg reads the URL over the options). The pool's own URL and its sslmode are not read.
       return {
         ...config,
         connectionString: this.listenUrl,
