@@ -1,5 +1,8 @@
 import { STATEMENT_DEADLINE_CODE } from './statement-deadline';
 
+/** The driver's SQLSTATE for a write refused because the session is read-only. */
+export const READ_ONLY_SQL_TRANSACTION = '25006';
+
 const CONNECTION_CODES = new Set([
   STATEMENT_DEADLINE_CODE, // a statement overran its deadline and its connection was abandoned
   'ECONNREFUSED',
@@ -16,8 +19,23 @@ const CONNECTION_CODES = new Set([
   // or an old primary that came back as one. For the queue that is the primary being unreachable: 503 with
   // Retry-After and a retry, not a 500; and the connection is discarded (a pooled one is released with its
   // failure), so the next one goes wherever the address points by then.
-  '25006',
+  READ_ONLY_SQL_TRANSACTION,
 ]);
+
+/**
+ * True when a statement failed because its session cannot write. A session that began while the database's
+ * `default_transaction_read_only` was on stays read-only for its whole life, and one on a standby stays on that
+ * server wherever the address points later: a connection the engine keeps must be replaced, not reused.
+ */
+export function isReadOnlyError(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const rec = e as { code?: unknown; driverError?: unknown; cause?: unknown };
+    if (rec.code === READ_ONLY_SQL_TRANSACTION) return true;
+    e = rec.driverError ?? rec.cause;
+  }
+  return false;
+}
 
 /**
  * True when an error means "the database can't be reached right now" rather than "this statement is wrong":

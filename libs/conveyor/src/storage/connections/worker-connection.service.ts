@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Client } from 'pg';
 import { PoolerMode } from '../../config/pooler-mode';
+import { connectionErrorText, isReadOnlyError } from './connection-errors';
 import { ConveyorDatabase } from './conveyor-database.service';
 import { dedicatedClient } from './dedicated-client';
 import { QueryOptions, SqlResult, SqlRunner } from './sql-runner.interface';
@@ -58,7 +59,9 @@ function sessionSettings(pooler: PoolerMode): { options?: string; pipeline: bool
  * drops it (restart, pg_terminate_backend), the statements on it fail as connection errors — the poller claims
  * again at its next wake-up, the Completer keeps its outcomes and retries — and the next statement opens a new
  * connection. A statement that goes unanswered past its deadline (a network that drops packets) has the
- * connection abandoned, with the same effect.
+ * connection abandoned, with the same effect. A statement refused because the session is read-only has the connection
+ * closed too: a session that began read-only (a standby, `default_transaction_read_only`) stays so, while the next one
+ * may reach a writable primary.
  */
 @Injectable()
 export class WorkerConnection implements OnApplicationShutdown {
@@ -73,7 +76,11 @@ export class WorkerConnection implements OnApplicationShutdown {
   readonly runner: SqlRunner = {
     query: <R>(text: string, values?: unknown[], options?: QueryOptions) => {
       this.inFlight++;
-      const send = (client: Client) => this.db.queryOn<R>(client, text, values, options);
+      const send = (client: Client) =>
+        this.db.queryOn<R>(client, text, values, options).catch((err: unknown) => {
+          if (isReadOnlyError(err)) this.replace(client, err);
+          throw err;
+        });
       let answer: Promise<SqlResult<R>>;
       if (this.db.pooler !== 'none') answer = this.inTurn(() => this.connected().then(send));
       else answer = this.client ? send(this.client) : this.connected().then(send);
@@ -130,6 +137,14 @@ export class WorkerConnection implements OnApplicationShutdown {
     }
     this.client = client;
     return client;
+  }
+
+  /** Closes a connection whose session cannot write; statements already sent on it fail, and the next one opens another. */
+  private replace(client: Client, err: unknown): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.logger.warn(`Worker connection is read-only (${connectionErrorText(err)}); the next claim or outcome write opens a new one`);
+    client.end().catch(() => undefined);
   }
 
   private lost(client: Client, err?: Error): void {
