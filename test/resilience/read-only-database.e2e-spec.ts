@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { PrivatePostgres, privatePostgresUnavailable } from '../support/private-postgres';
-import { ServiceProcess, startServiceProcess } from '../support/service-process';
+import { ServiceProcess, spawnService, startServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 
 const unavailable = privatePostgresUnavailable();
@@ -43,6 +43,14 @@ const EMAIL = { type: 'SEND_EMAIL', payload: { to: 'ops@example.test', subject: 
   const submit = () =>
     fetch(`${service.baseUrl}/jobs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(EMAIL) });
   const conveyorSessions = `datname = 'conveyor' AND application_name LIKE 'conveyor%'`;
+
+  it('stops start-up with exit 1 and a log line that says the database is read-only', async () => {
+    await admin.query('CREATE DATABASE read_only_start');
+    await admin.query('ALTER DATABASE read_only_start SET default_transaction_read_only = on');
+    const started = spawnService({ env: { DATABASE_URL: cluster.url('127.0.0.1', 'read_only_start'), OUTBOX_DIR: outbox, PORT: '0' } });
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toMatch(/"level":"fatal".*Start-up failed: .*read-only transaction/);
+  }, 60_000);
 
   it('is not ready and refuses jobs with 503 while read-only, and runs jobs again once writable, without a restart', async () => {
     await admin.query(`ALTER DATABASE conveyor SET default_transaction_read_only = on`);

@@ -3,7 +3,13 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { createConveyorLogger, installShutdownSignals, validateConveyorOptions } from '@conveyor/core';
+import {
+  connectionErrorText,
+  createConveyorLogger,
+  installShutdownSignals,
+  isConnectionError,
+  validateConveyorOptions,
+} from '@conveyor/core';
 import { configureHttp } from '@conveyor/core/http';
 import { AppModule } from './app.module';
 import { AppConfig, envNameFor, loadAppConfig } from './config/app-config';
@@ -73,6 +79,8 @@ Logger.overrideLogger(appLogger);
 bootstrap(config, appLogger).catch((err: unknown) => {
   // A CRON_SCHEDULES entry whose payload or type the handlers reject is only found once the handlers are known.
   const named = envNameFor(err);
-  new Logger('Conveyor').fatal(named instanceof Error ? named : String(named));
+  // "The job database is unavailable" alone does not say why (refused, read-only, a bad startup parameter): the driver does.
+  if (isConnectionError(err)) new Logger('Conveyor').fatal(`Start-up failed: ${connectionErrorText(err)}`);
+  else new Logger('Conveyor').fatal(named instanceof Error ? named : String(named));
   process.exit(1);
 });

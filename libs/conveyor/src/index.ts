@@ -31,4 +31,4 @@ export * from './worker-orchestrator.service';
 export * from './shutdown-signals';
 export { conveyorMigrationScript } from './storage/migrations/migration-script';
 export type { MigrationScriptOptions } from './storage/migrations/migration-script';
-export { isConnectionError } from './storage/connections/connection-errors';
+export { connectionErrorText, isConnectionError } from './storage/connections/connection-errors';
