@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Client } from 'pg';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
+import { HELD_SESSION_SQL } from '../storage/connections/held-session';
 import { quoteIdent } from '../storage/connections/quote';
 import { abandonConnection } from '../storage/connections/statement-deadline';
 import { dedicatedClient } from '../storage/connections/dedicated-client';
@@ -89,7 +90,7 @@ export class NotificationListener {
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.channel)}`);
+      await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.channel)}; ${HELD_SESSION_SQL}`);
       this.connected = true;
       this.watch.setListening(true);
       if (this.backoff.connected()) this.logger.log('Listening for new jobs again');

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Client } from 'pg';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
+import { HELD_SESSION_SQL } from '../../storage/connections/held-session';
 import { quoteIdent } from '../../storage/connections/quote';
 import { abandonConnection } from '../../storage/connections/statement-deadline';
 import { dedicatedClient } from '../../storage/connections/dedicated-client';
@@ -61,7 +62,7 @@ export class LiveListener {
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.liveChannel)}`);
+      await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.liveChannel)}; ${HELD_SESSION_SQL}`);
       if (this.backoff.connected()) this.logger.log('Live LISTEN connection back');
       this.sink?.listening();
     } catch (err) {

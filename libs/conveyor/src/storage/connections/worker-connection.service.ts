@@ -4,6 +4,7 @@ import { PoolerMode } from '../../config/pooler-mode';
 import { connectionErrorText, isReadOnlyError } from './connection-errors';
 import { ConveyorDatabase } from './conveyor-database.service';
 import { dedicatedClient } from './dedicated-client';
+import { HELD_SESSION_SQL } from './held-session';
 import { QueryOptions, SqlResult, SqlRunner } from './sql-runner.interface';
 
 /**
@@ -131,7 +132,15 @@ export class WorkerConnection implements OnApplicationShutdown {
     try {
       await client.connect();
     } catch (err) {
+      this.connecting = null;
       throw this.db.translate(err);
+    }
+    try {
+      // Behind a pooler the session is the pooler's, and so is the server's idle limit on it.
+      if (this.db.pooler === 'none') await this.db.queryOn(client, HELD_SESSION_SQL);
+    } catch (err) {
+      client.end().catch(() => undefined);
+      throw err;
     } finally {
       this.connecting = null;
     }
