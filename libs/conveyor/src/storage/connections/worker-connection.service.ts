@@ -131,16 +131,11 @@ export class WorkerConnection implements OnApplicationShutdown {
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-    } catch (err) {
-      this.connecting = null;
-      throw this.db.translate(err);
-    }
-    try {
       // Behind a pooler the session is the pooler's, and so is the server's idle limit on it.
       if (this.db.pooler === 'none') await this.db.queryOn(client, HELD_SESSION_SQL);
     } catch (err) {
       client.end().catch(() => undefined);
-      throw err;
+      throw this.db.translate(err);
     } finally {
       this.connecting = null;
     }
