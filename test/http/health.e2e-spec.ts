@@ -1,6 +1,7 @@
 import { Job, JobStatus, WorkerOrchestrator } from '@conveyor/core';
 import { JobPoller } from '@conveyor/core/consumer/job-poller.service';
 import { ConveyorDatabase } from '@conveyor/core/storage/connections/conveyor-database.service';
+import { jobCountActive } from '@conveyor/core/storage/statements';
 import { waitFor } from '../support/wait-for';
 import { ControlledHandler, HandlerControls } from './support/controlled.handler';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';
@@ -77,6 +78,21 @@ describe('health endpoints', () => {
       controls.release('busy');
       await waitFor(async () => (await t.statusOf(running.id)) === JobStatus.COMPLETED);
     });
+    it('reads the counts from the partial indexes of waiting, running and DEAD jobs, never the finished history', async () => {
+      const client = await t.sql.connect();
+      try {
+        // The test table is tiny, so the planner would rightly prefer a scan; forbid it to see what serves the query.
+        await client.query('SET enable_seqscan = off');
+        const { text, values } = jobCountActive(t.db.tables);
+        const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        for (const index of ['conveyor_jobs_claimable', 'conveyor_jobs_lease', 'conveyor_jobs_attention']) expect(plan).toContain(index);
+        expect(plan).not.toContain('Seq Scan');
+      } finally {
+        await client.query('RESET enable_seqscan').catch(() => undefined);
+        client.release();
+      }
+    });
+
     it('stays ready while the job counts are slow to read: they are left out, with the reason', async () => {
       // Counting waits behind this lock as it would behind a backlog of millions of jobs: past the probe's timeout.
       const locker = await t.sql.connect();
