@@ -69,6 +69,28 @@ describe('Operator actions', () => {
       controls.release('bulk-running');
     });
 
+    it('cancel: a full request of waiting jobs is cancelled in one transaction, each job changed once', async () => {
+      const jobs = (
+        await t
+          .api()
+          .post('/jobs/batch')
+          .send({ jobs: Array.from({ length: MAX_BULK_IDS }, (_, i) => ({ type: 'TEST_RECORD', payload: { i }, runAt: inAnHour() })) })
+          .expect(201)
+      ).body.jobs as Job[];
+      const ids = jobs.map((j) => j.id);
+
+      const res = await t.api().post('/jobs/bulk/cancel').send({ ids }).expect(200);
+      expect(res.body).toMatchObject({ succeeded: MAX_BULK_IDS, failed: 0 });
+      expect(res.body.results.map((r: { id: string }) => r.id)).toEqual(ids);
+      // One commit for all of them, not one per job: every row's new version was written by the same transaction.
+      const { rows } = await t.sql.query<{ status: string; version: number; writers: number; n: number }>(
+        `SELECT status, version, count(DISTINCT xmin::text)::int AS writers, count(*)::int AS n
+         FROM ${t.jobsTable} WHERE id = ANY($1::uuid[]) GROUP BY status, version`,
+        [ids],
+      );
+      expect(rows).toEqual([{ status: 'CANCELLED', version: 2, writers: 1, n: MAX_BULK_IDS }]);
+    });
+
     it('retry: DEAD and CANCELLED jobs go back to PENDING and run; others are refused one by one', async () => {
       const deadJob = await dead('bulk-dead');
       controls.failing.delete('bulk-dead');

@@ -4,7 +4,7 @@ import { JobStatus } from '../job/job-status';
 import { BulkActionsService } from './bulk-actions.service';
 import { JobsService } from './jobs.service';
 
-/** A JobsService whose single-job operations answer from a map of statuses. */
+/** A JobsService whose job operations answer from a map of statuses. */
 function fakeJobs(statuses: Record<string, JobStatus>) {
   const act = (allowed: JobStatus[], to: JobStatus | null) => async (id: string) => {
     const status = statuses[id];
@@ -14,8 +14,13 @@ function fakeJobs(statuses: Record<string, JobStatus>) {
     else statuses[id] = to;
     return { id, status: to } as Job;
   };
+  const cancel = act([JobStatus.PENDING, JobStatus.RUNNING], JobStatus.CANCELLED);
   return {
-    cancel: jest.fn(act([JobStatus.PENDING, JobStatus.RUNNING], JobStatus.CANCELLED)),
+    cancel: jest.fn(cancel),
+    // The jobs whose state allows it, cancelled at once; the others untouched.
+    cancelMany: jest.fn(async (ids: string[]) =>
+      Promise.all(ids.filter((id) => statuses[id] === JobStatus.PENDING || statuses[id] === JobStatus.RUNNING).map((id) => cancel(id))),
+    ),
     retry: jest.fn(act([JobStatus.DEAD, JobStatus.CANCELLED], JobStatus.PENDING)),
     purge: jest.fn(act([JobStatus.COMPLETED, JobStatus.DEAD], null)),
     get: jest.fn(async (id: string) => ({ id, status: statuses[id] }) as Job),

@@ -29,20 +29,32 @@ export interface BulkActionResult {
 }
 
 /**
- * Cancel, retry or delete chosen jobs. Each id goes through the single-job operation on its own (cancel, retry,
- * purge of JobsService), with its guards, notices and wake-ups, so a job in the wrong state or gone is reported in
- * its result and never stops the others; only an unreachable database ends the whole request. The caller bounds
- * the number of ids.
+ * Cancel, retry or delete chosen jobs. Each id is settled as the single-job operation would (cancel, retry, purge of
+ * JobsService), with its guards, notices and wake-ups, so a job in the wrong state or gone is reported in its result
+ * and never stops the others; only an unreachable database ends the whole request. A cancel first takes every listed
+ * job whose state allows it in one statement (one commit, not one per job); only the rest go through the single
+ * cancel. The caller bounds the number of ids.
  */
 @Injectable()
 export class BulkActionsService {
   constructor(private readonly jobs: JobsService) {}
 
   async apply(action: BulkAction, ids: readonly string[]): Promise<BulkActionResult> {
+    const distinct = [...new Set(ids.map((i) => i.toLowerCase()))];
+    const cancelled = action === 'cancel' ? await this.cancelAllowed(distinct) : new Map<string, BulkItemResult>();
     const results: BulkItemResult[] = [];
-    for (const id of new Set(ids.map((i) => i.toLowerCase()))) results.push(await this.applyOne(action, id));
+    for (const id of distinct) results.push(cancelled.get(id) ?? (await this.applyOne(action, id)));
     const succeeded = results.filter((r) => r.ok).length;
     return { action, succeeded, failed: results.length - succeeded, results };
+  }
+
+  /**
+   * Cancels, in one statement and one commit, every listed job whose state allows it; the others (missing, finished,
+   * or changing meanwhile) go through the single cancel afterwards, which reports or retries them as it would alone.
+   */
+  private async cancelAllowed(ids: readonly string[]): Promise<Map<string, BulkItemResult>> {
+    const jobs = await this.jobs.cancelMany(ids);
+    return new Map(jobs.map((job) => [job.id, { id: job.id, ok: true, status: job.status }]));
   }
 
   private async applyOne(action: BulkAction, id: string): Promise<BulkItemResult> {

@@ -11,6 +11,7 @@ import { DELETED } from '../observation/live/live-event';
 import { LivePublisher } from '../observation/live/live-publisher.service';
 import {
   jobCancel,
+  jobCancelMany,
   jobDeleteFinished,
   jobGetById,
   jobGetByUniqueKeys,
@@ -204,6 +205,19 @@ export class JobsService {
     this.live.announce([{ id: job.id, status: job.status }]);
     this.events.emit('cancelled', job);
     return job;
+  }
+
+  /**
+   * {@link cancel} for many jobs in one statement: answers the jobs it cancelled. A job missing or in a state
+   * that does not allow it is left out, for the caller to settle one by one (with its 404 or 409).
+   */
+  async cancelMany(ids: readonly string[]): Promise<Job[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await run<JobRow>(this.db.pool, jobCancelMany(this.db.tables, ids, this.db.channel));
+    const jobs = rows.map((r) => mapJobRow(r));
+    this.live.announce(jobs.map((job) => ({ id: job.id, status: job.status })));
+    for (const job of jobs) this.events.emit('cancelled', job);
+    return jobs;
   }
 
   /**
