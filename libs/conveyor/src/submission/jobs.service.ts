@@ -11,7 +11,6 @@ import { DELETED } from '../observation/live/live-event';
 import { LivePublisher } from '../observation/live/live-publisher.service';
 import {
   jobCancel,
-  jobCancelMany,
   jobDeleteFinished,
   jobGetById,
   jobGetByUniqueKeys,
@@ -199,7 +198,7 @@ export class JobsService {
       id,
       CANCELLABLE,
       MESSAGES.cannotCancel,
-      async () => (await run<JobRow>(this.db.pool, jobCancel(this.db.tables, id, this.db.channel))).rows,
+      async () => (await run<JobRow>(this.db.pool, jobCancel(this.db.tables, [id], this.db.channel))).rows,
     );
     const job = mapJobRow(row);
     this.live.announce([{ id: job.id, status: job.status }]);
@@ -213,7 +212,7 @@ export class JobsService {
    */
   async cancelMany(ids: readonly string[]): Promise<Job[]> {
     if (ids.length === 0) return [];
-    const { rows } = await run<JobRow>(this.db.pool, jobCancelMany(this.db.tables, ids, this.db.channel));
+    const { rows } = await run<JobRow>(this.db.pool, jobCancel(this.db.tables, ids, this.db.channel));
     const jobs = rows.map((r) => mapJobRow(r));
     this.live.announce(jobs.map((job) => ({ id: job.id, status: job.status })));
     for (const job of jobs) this.events.emit('cancelled', job);

@@ -12,7 +12,6 @@ export * from './instance-list.sql';
 export * from './instance-upsert.sql';
 export * from './instances-table';
 export * from './job-cancel.sql';
-export * from './job-cancel-many.sql';
 export * from './job-claim-by-version.sql';
 export * from './job-claim-skip-locked.sql';
 export * from './job-count-active.sql';

@@ -2,7 +2,8 @@ import { cancelNoticeSql } from './cancel-notice.codec';
 import { jobColumns, SqlTables, Statement } from './statement';
 
 /**
- * SCHEDULED/PENDING/RETRYING/RUNNING → CANCELLED. No row back means the job is missing or in another state.
+ * SCHEDULED/PENDING/RETRYING/RUNNING → CANCELLED for each of `ids`, in one statement and one commit. A row comes back
+ * for each job cancelled; a listed job missing or in another state has none, and the caller settles it on its own.
  *
  * A RUNNING job loses its lease token here, so the outcome its handler writes later (job-finish-many,
  * job-complete-many, an external worker's report: all guarded by the token) changes nothing: whichever of the
@@ -10,13 +11,18 @@ import { jobColumns, SqlTables, Statement } from './statement';
  * (`locked_by`) is told on `channel` by a notice sent when this statement commits (see cancel-notice.codec), so its
  * handler's AbortSignal fires at once; the lease keeper's failed extension is the slow fallback.
  * `previous_status` answers which state the job was cancelled from.
+ *
+ * The locking SELECT takes its rows in id order (see lockedInIdOrder), so it cannot deadlock with the other statements
+ * that wait for several job rows; waiting on a row re-checks its status on the newest version. Callers bound the list
+ * (MAX_BULK_IDS), which bounds the locks one transaction holds.
  */
-export function jobCancel(t: SqlTables, id: string, channel: string): Statement {
+export function jobCancel(t: SqlTables, ids: readonly string[], channel: string): Statement {
   return {
     text: `
 WITH prev AS (
   SELECT id, status, locked_by, lease_token FROM ${t.jobs}
-  WHERE id = $1 AND status IN ('SCHEDULED','PENDING','RETRYING','RUNNING')
+  WHERE id = ANY($1::uuid[]) AND status IN ('SCHEDULED','PENDING','RETRYING','RUNNING')
+  ORDER BY id
   FOR UPDATE
 ), cancelled AS (
   UPDATE ${t.jobs} j SET status = 'CANCELLED', finished_at = now(), updated_at = now(), version = j.version + 1,
@@ -26,6 +32,6 @@ WITH prev AS (
 )
 SELECT c.*, CASE WHEN c.previous_status = 'RUNNING' THEN ${cancelNoticeSql('$2', 'c')} END AS noticed
 FROM cancelled c`,
-    values: [id, channel],
+    values: [ids, channel],
   };
 }
