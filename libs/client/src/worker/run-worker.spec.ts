@@ -53,6 +53,37 @@ describe('runWorker without a server', () => {
     expect(errors).toEqual([expect.objectContaining({ status: 503 })]);
   });
 
+  it('asks a service that is away again at random pauses of 2.5 to 5 s, however long it stays away', async () => {
+    jest.useFakeTimers();
+    try {
+      const claimedAt: number[] = [];
+      const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+      // Away for ten minutes of the fake clock, then an idle service.
+      const backAt = Date.now() + 600_000;
+      const fetchImpl = (async () => {
+        claimedAt.push(Date.now());
+        if (Date.now() < backAt) throw refused;
+        return json(200, { jobs: [] });
+      }) as typeof fetch;
+      const worker = runWorker('q', () => 'never', {
+        client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+        idleBackoff: { minMs: 60_000, maxMs: 60_000 },
+        onError: () => undefined,
+      });
+      await jest.advanceTimersByTimeAsync(610_000);
+      await worker.stop();
+      const pauses = claimedAt.slice(1).map((at, i) => at - claimedAt[i]);
+      const heal = claimedAt.find((at) => at >= backAt)! - backAt;
+      expect(Math.max(...pauses)).toBeLessThanOrEqual(5_000);
+      expect(Math.min(...pauses.slice(10))).toBeGreaterThanOrEqual(2_500);
+      expect(heal).toBeLessThanOrEqual(5_000);
+      // Jittered: pauses at the cap are not all alike, so workers that lost the service together drift apart.
+      expect(new Set(pauses.slice(10)).size).toBeGreaterThan(10);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   /**
    * A worker whose one claim returns one job, held by its handler until the handler's signal fires; every later
    * request is answered by `afterClaim`. Resolves with the signal's reason and every path the worker requested.

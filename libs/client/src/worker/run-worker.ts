@@ -6,13 +6,12 @@ import { JobRun } from './job-runner';
 import { RunWorkerOptions, WorkerHandle } from './run-worker-options.interface';
 import { WorkerHandler } from './worker-handler.types';
 import { ClaimedJob } from '../worker-protocol.types';
-import { isTransientFailure, retryDelayOf } from '../transient-failure';
+import { isTransientFailure } from '../transient-failure';
+import { claimRetryDelay } from './claim-backoff';
 
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_IDLE = { minMs: 100, maxMs: 5_000 };
 const DEFAULT_GRACE_MS = 10_000;
-/** Longest pause after a failed claim, however often it failed. */
-const MAX_ERROR_BACKOFF_MS = 30_000;
 
 /**
  * Works the jobs of one queue from outside the Conveyor service, over its HTTP worker endpoints.
@@ -20,9 +19,10 @@ const MAX_ERROR_BACKOFF_MS = 30_000;
  * The loop claims only as many jobs as it has free slots (`concurrency`), runs each with its own heartbeat,
  * and reports its outcome under the claim's lease token (see JobRun). An empty claim makes it wait, longer
  * each time up to `idleBackoff.maxMs`; a claim that fails for network trouble, a 5xx or a 429 backs off
- * exponentially (honouring Retry-After) and tries again. Any other failure — a claim refused as bad input or for a
- * bad key (400, 401, 403), a request fetch would not send — cannot get better by waiting: the worker stops and
- * `done` rejects with that error.
+ * exponentially with jitter (honouring Retry-After) and tries again — at most 5 s apart while the service is away, so
+ * that it claims again within 5 s of the service's return however long it was gone (see claimRetryDelay). Any other
+ * failure — a claim refused as bad input or for a bad key (400, 401, 403), a request fetch would not send — cannot get
+ * better by waiting: the worker stops and `done` rejects with that error.
  *
  * Stopping — `stop()` or the `signal` — ends claiming at once; running handlers get `shutdownGraceMs` to
  * finish, then their signals fire and their jobs are handed back (ready at once, the attempt refunded). A
@@ -107,8 +107,7 @@ export function runWorker<P = unknown, R = unknown>(
         if (!isTransientFailure(err)) throw err;
         onError(err);
         failures++;
-        const backoff = Math.min(MAX_ERROR_BACKOFF_MS, 200 * 2 ** failures);
-        await sleep(retryDelayOf(err, backoff), stopping.signal);
+        await sleep(claimRetryDelay(err, failures), stopping.signal);
       }
     }
   }
