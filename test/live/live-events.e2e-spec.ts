@@ -62,6 +62,20 @@ describe.each(['express', 'fastify'] as const)('Live events (GET /events) across
     expect(cancelled.jobs().every((e) => e.status === 'CANCELLED' && e.type === 'GATED')).toBe(true);
   });
 
+  it("listens under a connection name of its own (`<app>:live`), apart from the workers' `<app>:listener`", async () => {
+    await open('/events');
+    const names = await waitFor(
+      async () => {
+        const { rows } = await a.sql.query<{ name: string }>(`SELECT application_name AS name FROM pg_stat_activity WHERE query LIKE $1`, [
+          `LISTEN "${a.db.liveChannel}"%`,
+        ]);
+        return rows.length > 0 && rows.map((r) => r.name);
+      },
+      { message: 'the live LISTEN connection' },
+    );
+    expect(names).toEqual(['conveyor-test:live']);
+  });
+
   it('answers 400 naming a bad filter', async () => {
     const res = await fetch(`${a.baseUrl}/events?status=LOST`, { headers: asProducer });
     expect(res.status).toBe(400);

@@ -58,7 +58,7 @@ export class NotificationListener {
 
   /** Whether there is a connection to LISTEN on: not behind a pooler in transaction mode without `listenUrl`. */
   get canListen(): boolean {
-    return this.db.listenerConfig() !== null;
+    return this.db.listenerConfig('listener') !== null;
   }
 
   async start(): Promise<void> {
@@ -81,7 +81,7 @@ export class NotificationListener {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const config = this.db.listenerConfig();
+    const config = this.db.listenerConfig('listener');
     if (!config) return;
     const client = dedicatedClient(config);
     this.client = client;

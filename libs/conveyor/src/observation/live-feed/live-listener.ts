@@ -33,7 +33,7 @@ export class LiveListener {
 
   /** Whether live events can be served at all: there is a connection to LISTEN on. */
   get available(): boolean {
-    return this.db.listenerConfig() !== null;
+    return this.db.listenerConfig('live') !== null;
   }
 
   /** Starts listening (resolves once LISTEN is in place, or after the first failure, which it keeps retrying). */
@@ -53,7 +53,7 @@ export class LiveListener {
   }
 
   private async connect(): Promise<void> {
-    const config = this.db.listenerConfig();
+    const config = this.db.listenerConfig('live');
     if (!this.sink || !config) return;
     const client = dedicatedClient(config);
     this.client = client;

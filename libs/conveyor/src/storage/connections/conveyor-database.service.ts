@@ -109,12 +109,13 @@ export class ConveyorDatabase implements OnModuleDestroy {
   }
 
   /**
-   * Connection settings of the LISTEN connection: `listenUrl` when set (a direct URL past a pooler), else the
-   * pool's own. Null behind a pooler in transaction mode without `listenUrl`: a LISTEN made there would belong
-   * to whichever server connection ran it, and its notifications would reach whichever client used it next.
+   * Connection settings of a LISTEN connection — the workers' (`listener`) or the live events' (`live`), named apart
+   * for operators: `listenUrl` when set (a direct URL past a pooler), else the pool's own. Null behind a pooler in
+   * transaction mode without `listenUrl`: a LISTEN made there would belong to whichever server connection ran it, and
+   * its notifications would reach whichever client used it next.
    */
-  listenerConfig(): ClientConfig | null {
-    const config = this.clientConfig('listener');
+  listenerConfig(role: 'listener' | 'live'): ClientConfig | null {
+    const config = this.clientConfig(role);
     if (this.listenUrl) {
       // Only the URL says where to connect; timeouts stay the pool's, and so does an `ssl` option unless the URL
       // gives an sslmode (pg reads the URL over the options). The pool's own URL and its sslmode are not read.
