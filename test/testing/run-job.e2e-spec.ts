@@ -1,4 +1,13 @@
-import { Job, JobCancelledError, JobContext, JobHandler, JobHandlerHost, JobStatus } from '@conveyor/core';
+import {
+  Job,
+  JobCancelledError,
+  JobContext,
+  JobHandler,
+  JobHandlerHost,
+  JobStatus,
+  LeaseLostError,
+  WorkerShutdownError,
+} from '@conveyor/core';
 import { drainQueue, runJob } from '@conveyor/core/testing';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
@@ -19,6 +28,9 @@ class OverrunningHandler extends IgnoringHandler {}
 
 @JobHandler('IGNORES_CANCEL')
 class IgnoresCancelHandler extends IgnoringHandler {}
+
+@JobHandler('STOPS_MID_RUN')
+class StopsMidRunHandler extends IgnoringHandler {}
 
 @JobHandler('COUNTS_IN_BIGINT')
 class BigIntHandler extends JobHandlerHost {
@@ -78,5 +90,37 @@ describe('runJob agrees with the engine', () => {
     const running = runJob(new IgnoresCancelHandler(), {}, { signal: controller.signal });
     controller.abort(reason);
     expect(await running).toMatchObject({ kind: 'cancelled', error: reason });
+  });
+
+  it('a worker stopping past its grace period hands the job back; given its reason, runJob says so too', async () => {
+    const stopping = await createTestApp({
+      schema: schema.schema,
+      http: false,
+      providers: [StopsMidRunHandler],
+      engine: { shutdownGraceMs: 100 },
+    });
+    let id: string;
+    try {
+      ({ id } = await stopping.jobs.enqueue('STOPS_MID_RUN', {}));
+      await waitFor(async () => (await t.jobs.get(id)).status === JobStatus.RUNNING, { message: 'the job to run' });
+    } finally {
+      await stopping.close();
+    }
+    const reason = IgnoringHandler.abortedWith.get(id);
+    expect(reason).toBeInstanceOf(WorkerShutdownError);
+    expect(await t.jobs.get(id)).toMatchObject({ status: JobStatus.PENDING, attempts: 0 });
+
+    const controller = new AbortController();
+    const running = runJob(new StopsMidRunHandler(), {}, { signal: controller.signal });
+    controller.abort(reason);
+    expect(await running).toMatchObject({ kind: 'handed-back', error: reason });
+  });
+
+  it('an attempt whose claim is lost (LeaseLostError) stores nothing', async () => {
+    const controller = new AbortController();
+    const running = runJob(new IgnoresCancelHandler(), {}, { signal: controller.signal });
+    const reason = new LeaseLostError('a-job');
+    controller.abort(reason);
+    expect(await running).toMatchObject({ kind: 'lease-lost', error: reason });
   });
 });

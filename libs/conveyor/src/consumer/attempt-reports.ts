@@ -4,7 +4,7 @@ import { ConveyorDatabase } from '../storage/connections/conveyor-database.servi
 import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
 import { jobSetProgress } from '../storage/statements/job-set-progress.sql';
 import { run } from '../storage/statements/statement';
-import { LeaseLostError } from './abort-reasons';
+import { LeaseLostError } from '../errors/lease-lost.error';
 import { HeldJob, HeldLease } from './held-job';
 import { readJobProgress } from './job-progress.reader';
 

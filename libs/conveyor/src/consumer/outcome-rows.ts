@@ -12,7 +12,8 @@ import { JobStatus } from '../job/job-status';
 import { toStorableResult } from '../job/json-safety';
 import { RegisteredHandler } from '../handlers/registered-handler.interface';
 import { FinishRow } from '../storage/statements/finish-row';
-import { LeaseLostError, WorkerShutdownError } from './abort-reasons';
+import { LeaseLostError } from '../errors/lease-lost.error';
+import { WorkerShutdownError } from '../errors/worker-shutdown.error';
 import { retryDelayMs } from './retry-delay';
 
 const MAX_STACK = 8_000;

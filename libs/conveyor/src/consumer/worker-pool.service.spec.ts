@@ -16,7 +16,7 @@ import { JobExecutor } from './job-executor.service';
 import { WorkerPool } from './worker-pool.service';
 import { JobCancelledError } from '../errors/job-cancelled.error';
 import { waitFor } from '../../../../test/support/wait-for';
-import { LeaseLostError } from './abort-reasons';
+import { LeaseLostError } from '../errors/lease-lost.error';
 
 /** An executor that runs nothing until the test ends an attempt. */
 class HeldExecutor {

@@ -9,3 +9,5 @@ export * from './permanent-job.error';
 export * from './retry-later.error';
 export * from './cron-schedule.error';
 export * from './schedule-not-found.error';
+export * from './lease-lost.error';
+export * from './worker-shutdown.error';
