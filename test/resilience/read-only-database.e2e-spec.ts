@@ -75,6 +75,19 @@ const EMAIL = { type: 'SEND_EMAIL', payload: { to: 'ops@example.test', subject: 
       },
       { timeoutMs: 10_000, message: 'the worker connection to reconnect to the read-only database' },
     );
+    // Each claim meanwhile opens a worker connection that is read-only again; the spell is logged once, not per claim.
+    const sessions = async () =>
+      Number((await admin.query<{ n: string }>(`SELECT sessions AS n FROM pg_stat_database WHERE datname = 'conveyor'`)).rows[0].n);
+    const sessionsBefore = await sessions();
+    await waitFor(async () => (await sessions()) >= sessionsBefore + 5, {
+      timeoutMs: 10_000,
+      message: 'five more sessions: the worker connection replaced before each claim',
+    });
+    const readOnlyWarnings = service
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('Worker connection is read-only'));
+    expect(readOnlyWarnings).toHaveLength(1);
     const refused = await submit();
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).not.toBeNull();

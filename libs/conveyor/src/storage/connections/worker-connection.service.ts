@@ -78,10 +78,16 @@ export class WorkerConnection implements OnApplicationShutdown {
     query: <R>(text: string, values?: unknown[], options?: QueryOptions) => {
       this.inFlight++;
       const send = (client: Client) =>
-        this.db.queryOn<R>(client, text, values, options).catch((err: unknown) => {
-          if (isReadOnlyError(err)) this.replace(client, err);
-          throw err;
-        });
+        this.db.queryOn<R>(client, text, values, options).then(
+          (res) => {
+            this.readOnlySpell = false;
+            return res;
+          },
+          (err: unknown) => {
+            if (isReadOnlyError(err)) this.replace(client, err);
+            throw err;
+          },
+        );
       let answer: Promise<SqlResult<R>>;
       if (this.db.pooler !== 'none') answer = this.inTurn(() => this.connected().then(send));
       else answer = this.client ? send(this.client) : this.connected().then(send);
@@ -92,6 +98,12 @@ export class WorkerConnection implements OnApplicationShutdown {
   private inFlight = 0;
   /** Without pipelining: settles when the last statement handed to `runner` is answered (see sessionSettings). */
   private lastTurn: Promise<unknown> = Promise.resolve();
+  /**
+   * Whether a connection was replaced for being read-only since a statement on the worker connection last succeeded.
+   * While the database stays read-only every claim opens a connection that is read-only again: the spell is logged
+   * once, as the poller logs its failed claims once.
+   */
+  private readOnlySpell = false;
 
   constructor(private readonly db: ConveyorDatabase) {}
 
@@ -143,11 +155,19 @@ export class WorkerConnection implements OnApplicationShutdown {
     return client;
   }
 
-  /** Closes a connection whose session cannot write; statements already sent on it fail, and the next one opens another. */
+  /**
+   * Closes a connection whose session cannot write: the statements already sent on it still run there (read-only, so
+   * their writes fail too), and the next one opens another.
+   */
   private replace(client: Client, err: unknown): void {
     if (this.client !== client) return;
     this.client = null;
-    this.logger.warn(`Worker connection is read-only (${connectionErrorText(err)}); the next claim or outcome write opens a new one`);
+    if (!this.readOnlySpell) {
+      this.logger.warn(
+        `Worker connection is read-only (${connectionErrorText(err)}); each claim or outcome write opens a new one until the database takes writes`,
+      );
+    }
+    this.readOnlySpell = true;
     client.end().catch(() => undefined);
   }
 
