@@ -1,5 +1,5 @@
 import { DatabaseUnavailableError } from '../../errors/job-request.errors';
-import { connectionErrorText, isConnectionError } from './connection-errors';
+import { connectionErrorText, isConnectionError, isReadOnlyError } from './connection-errors';
 
 describe('connection errors', () => {
   const driver = Object.assign(new Error('unsupported startup parameter: options'), { code: '08P01' });
@@ -16,5 +16,17 @@ describe('connection errors', () => {
     );
     expect(connectionErrorText(driver)).toBe('unsupported startup parameter: options');
     expect(connectionErrorText(new Error('same', { cause: new Error('same') }))).toBe('same');
+  });
+
+  it("are read through TypeORM's driverError as through a cause, four errors deep at most", () => {
+    const readOnly = Object.assign(new Error('cannot execute UPDATE in a read-only transaction'), { code: '25006' });
+    const typeorm = Object.assign(new Error('query failed'), { driverError: readOnly });
+    expect(isReadOnlyError(new DatabaseUnavailableError('unavailable', { cause: typeorm }))).toBe(true);
+    expect(isReadOnlyError(engine)).toBe(false);
+    const wrapped = (err: Error, times: number): Error =>
+      times === 0 ? err : wrapped(new Error(`wrap ${times}`, { cause: err }), times - 1);
+    expect(isConnectionError(wrapped(driver, 3))).toBe(true);
+    expect(isConnectionError(wrapped(driver, 4))).toBe(false);
+    expect(connectionErrorText(wrapped(readOnly, 2))).toBe('wrap 1 (wrap 2; cannot execute UPDATE in a read-only transaction)');
   });
 });

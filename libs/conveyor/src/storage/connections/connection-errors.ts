@@ -28,13 +28,7 @@ const CONNECTION_CODES = new Set([
  * server wherever the address points later: a connection the engine keeps must be replaced, not reused.
  */
 export function isReadOnlyError(err: unknown): boolean {
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const rec = e as { code?: unknown; driverError?: unknown; cause?: unknown };
-    if (rec.code === READ_ONLY_SQL_TRANSACTION) return true;
-    e = rec.driverError ?? rec.cause;
-  }
-  return false;
+  return errorChain(err).some((e) => e.code === READ_ONLY_SQL_TRANSACTION);
 }
 
 /**
@@ -42,21 +36,13 @@ export function isReadOnlyError(err: unknown): boolean {
  * such errors become 503 for callers and a retry for the engine's own loops.
  */
 export function isConnectionError(err: unknown): boolean {
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const rec = e as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+  return errorChain(err).some((rec) => {
     if (typeof rec.code === 'string' && (CONNECTION_CODES.has(rec.code) || rec.code.startsWith('08'))) return true;
     const msg = typeof rec.message === 'string' ? rec.message : '';
-    if (
-      /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|Cannot use a pool after calling end/i.test(
-        msg,
-      )
-    ) {
-      return true;
-    }
-    e = rec.driverError ?? rec.cause;
-  }
-  return false;
+    return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|Cannot use a pool after calling end/i.test(
+      msg,
+    );
+  });
 }
 
 /**
@@ -66,12 +52,28 @@ export function isConnectionError(err: unknown): boolean {
  */
 export function connectionErrorText(err: unknown): string {
   const messages: string[] = [];
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const rec = e as { message?: unknown; driverError?: unknown; cause?: unknown };
-    const message = typeof rec.message === 'string' && rec.message !== '' ? rec.message : String(e);
+  for (const rec of errorChain(err)) {
+    const message = typeof rec.message === 'string' && rec.message !== '' ? rec.message : String(rec);
     if (!messages.includes(message)) messages.push(message);
-    e = rec.driverError ?? rec.cause;
   }
   return messages.length > 1 ? `${messages[0]} (${messages.slice(1).join('; ')})` : (messages[0] ?? String(err));
+}
+
+/** The parts of an error the functions above read, on it and on each error it wraps. */
+interface ChainedError {
+  code?: unknown;
+  message?: unknown;
+  driverError?: unknown;
+  cause?: unknown;
+}
+
+/** `err` and the errors it wraps (TypeORM's `driverError`, else `cause`), outermost first, at most four deep. */
+function errorChain(err: unknown): ChainedError[] {
+  const chain: ChainedError[] = [];
+  let e = err as ChainedError | undefined;
+  while (e && chain.length < 4) {
+    chain.push(e);
+    e = (e.driverError ?? e.cause) as ChainedError | undefined;
+  }
+  return chain;
 }
