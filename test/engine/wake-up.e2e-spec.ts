@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import { BulkActionsService } from '@conveyor/core/submission/bulk-actions.service';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { expectBatchRunWhenDue, expectScheduledJobsRunWhenDue } from '../support/scheduled-job.assertions';
@@ -73,6 +74,21 @@ describe('wake-up without polling', () => {
     const job = await producer.jobs.enqueue('TEST_RECORD', { failTimes: 1 });
     const done = await completedWithin(producer.jobs, job.id, 4_000);
     expect(done.attempts).toBe(2);
+  });
+
+  it('runs jobs an operator retries, one or many at once, woken by the retry', async () => {
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    const jobs = await Promise.all([1, 2, 3].map(() => producer.jobs.enqueue('TEST_RECORD', {}, { runAt: inAnHour })));
+    const bulk = producer.app.get(BulkActionsService);
+    await bulk.apply(
+      'cancel',
+      jobs.map((j) => j.id),
+    );
+    await producer.jobs.retry(jobs[0].id);
+    await completedWithin(producer.jobs, jobs[0].id, 3_000);
+    expect((await bulk.apply('retry', [jobs[1].id, jobs[2].id])).succeeded).toBe(2);
+    await completedWithin(producer.jobs, jobs[1].id, 3_000);
+    await completedWithin(producer.jobs, jobs[2].id, 3_000);
   });
 
   it('listens again after its connection is killed', async () => {

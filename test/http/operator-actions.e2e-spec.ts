@@ -91,6 +91,60 @@ describe('Operator actions', () => {
       expect(rows).toEqual([{ status: 'CANCELLED', version: 2, writers: 1, n: MAX_BULK_IDS }]);
     });
 
+    /** A full request of jobs of a paused queue (so nothing claims them), set to `status` by one transaction of the test's. */
+    const fullRequest = async (queue: string, status: JobStatus) => {
+      await t.api().post(`/queues/${queue}/pause`).expect(200);
+      const jobs = (
+        await t
+          .api()
+          .post('/jobs/batch')
+          .send({ jobs: Array.from({ length: MAX_BULK_IDS }, (_, i) => ({ type: 'TEST_RECORD', payload: { i }, queue })) })
+          .expect(201)
+      ).body.jobs as Job[];
+      const ids = jobs.map((j) => j.id);
+      await t.sql.query(`UPDATE ${t.jobsTable} SET status = $2, finished_at = now() WHERE id = ANY($1::uuid[])`, [ids, status]);
+      return ids;
+    };
+
+    it('retry: a full request of DEAD jobs is retried in one transaction, each job changed once', async () => {
+      const ids = await fullRequest('bulk-retry-one-commit', JobStatus.DEAD);
+
+      const res = await t.api().post('/jobs/bulk/retry').send({ ids }).expect(200);
+      expect(res.body).toMatchObject({ succeeded: MAX_BULK_IDS, failed: 0 });
+      expect(res.body.results.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual(ids.map((id) => [id, 'PENDING']));
+      // As for the cancel: every row's new version was written by the same transaction.
+      const { rows } = await t.sql.query<{ status: string; version: number; attempts: number; writers: number; n: number }>(
+        `SELECT status, version, attempts, count(DISTINCT xmin::text)::int AS writers, count(*)::int AS n
+         FROM ${t.jobsTable} WHERE id = ANY($1::uuid[]) GROUP BY status, version, attempts`,
+        [ids],
+      );
+      expect(rows).toEqual([{ status: 'PENDING', version: 2, attempts: 0, writers: 1, n: MAX_BULK_IDS }]);
+    });
+
+    it('delete: a full request of finished jobs is deleted in one transaction', async () => {
+      const ids = await fullRequest('bulk-delete-one-commit', JobStatus.COMPLETED);
+      // A deleted row keeps no xmin to read: a trigger of the test's notes which transaction deleted each.
+      const deletedBy = `${t.jobsTable}_deleted_by`;
+      await t.sql.query(`
+        CREATE TABLE ${deletedBy} (id uuid, xid bigint);
+        CREATE FUNCTION ${deletedBy}_note() RETURNS trigger LANGUAGE plpgsql AS
+          $$ BEGIN INSERT INTO ${deletedBy} VALUES (OLD.id, txid_current()); RETURN OLD; END $$;
+        CREATE TRIGGER note_deleting_transaction AFTER DELETE ON ${t.jobsTable} FOR EACH ROW EXECUTE FUNCTION ${deletedBy}_note();`);
+      try {
+        const res = await t.api().post('/jobs/bulk/delete').send({ ids }).expect(200);
+        expect(res.body).toMatchObject({ succeeded: MAX_BULK_IDS, failed: 0 });
+        expect(res.body.results.map((r: { id: string; status: null }) => [r.id, r.status])).toEqual(ids.map((id) => [id, null]));
+        expect(await t.rows('id = ANY($1::uuid[])', [ids])).toEqual([]);
+        const { rows } = await t.sql.query(
+          `SELECT count(DISTINCT xid)::int AS writers, count(*)::int AS n FROM ${deletedBy} WHERE id = ANY($1::uuid[])`,
+          [ids],
+        );
+        expect(rows).toEqual([{ writers: 1, n: MAX_BULK_IDS }]);
+      } finally {
+        await t.sql.query(`DROP TRIGGER note_deleting_transaction ON ${t.jobsTable}`);
+      }
+    });
+
     it('retry: DEAD and CANCELLED jobs go back to PENDING and run; others are refused one by one', async () => {
       const deadJob = await dead('bulk-dead');
       controls.failing.delete('bulk-dead');

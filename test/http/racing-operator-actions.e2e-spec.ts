@@ -65,4 +65,38 @@ describe('Operator actions racing each other', () => {
       );
     }
   });
+
+  it('a bulk retry racing single cancels of its DEAD jobs retries every one; each cancel is a 200 or a 409 naming DEAD', async () => {
+    const ids = await waitingJobs(JobStatus.DEAD);
+    const [bulk, ...cancels] = await Promise.all([
+      t.api().post('/jobs/bulk/retry').send({ ids }),
+      ...ids.map((id) => t.api().post(`/jobs/${id}/cancel`)),
+    ]);
+    expect(bulk.body).toMatchObject({ succeeded: ROUNDS, failed: 0 });
+    for (const [i, id] of ids.entries()) {
+      const a = { id, cancel: cancels[i].status, refusedAs: cancels[i].body.jobStatus as string | undefined, stored: await t.statusOf(id) };
+      expect(a).toEqual(
+        a.cancel === 200
+          ? { ...a, refusedAs: undefined, stored: JobStatus.CANCELLED }
+          : { ...a, cancel: 409, refusedAs: JobStatus.DEAD, stored: JobStatus.PENDING },
+      );
+    }
+  });
+
+  it('a bulk delete racing single cancels of its waiting jobs: each gone, or refused naming the waiting state, never CANCELLED', async () => {
+    const ids = await waitingJobs(JobStatus.PENDING);
+    const [bulk, ...cancels] = await Promise.all([
+      t.api().post('/jobs/bulk/delete').send({ ids }),
+      ...ids.map((id) => t.api().post(`/jobs/${id}/cancel`)),
+    ]);
+    for (const [i, id] of ids.entries()) {
+      const result = (bulk.body.results as { id: string; ok: boolean; status: string | null }[]).find((r) => r.id === id)!;
+      const a = { id, deleted: result.ok, status: result.status, cancel: cancels[i].status, stored: await t.statusOf(id) };
+      expect(a).toEqual(
+        a.deleted
+          ? { ...a, status: null, cancel: 200, stored: undefined }
+          : { ...a, status: JobStatus.PENDING, cancel: 200, stored: JobStatus.CANCELLED },
+      );
+    }
+  });
 });

@@ -125,6 +125,39 @@ describe('unique jobs (uniqueKey)', () => {
     expect((await t.api().post(`/jobs/${old.body.id}/retry`).expect(200)).body.status).toBe(JobStatus.PENDING);
   });
 
+  it("POST /jobs/bulk/retry answers each id as the single retry would: the holder's 409 for a held key, the first of a shared one retried", async () => {
+    const cancelled = async (uniqueKey?: string) => {
+      const res = await post({ type: 'TEST_RECORD', payload: {}, queue: 'bulk-ids-unique', uniqueKey, ...later }).expect(201);
+      await t.api().post(`/jobs/${res.body.id}/cancel`).expect(200);
+      return res.body.id as string;
+    };
+    // Paused, so the retried jobs stay PENDING and keep their keys while the rest are answered.
+    await t.api().post('/queues/bulk-ids-unique/pause').expect(200);
+    const free = await cancelled();
+    const held = await cancelled('ids-held');
+    const holder = (await post({ type: 'TEST_RECORD', payload: {}, uniqueKey: 'ids-held', ...later }).expect(201)).body.id as string;
+    const sharedFirst = await cancelled('ids-shared');
+    const sharedSecond = await cancelled('ids-shared');
+
+    const res = await t
+      .api()
+      .post('/jobs/bulk/retry')
+      .send({ ids: [free, held, sharedFirst, sharedSecond] })
+      .expect(200);
+    expect(res.body.results).toEqual([
+      { id: free, ok: true, status: JobStatus.PENDING },
+      { id: held, ok: false, status: JobStatus.CANCELLED, statusCode: 409, message: expect.stringContaining(holder) },
+      { id: sharedFirst, ok: true, status: JobStatus.PENDING },
+      { id: sharedSecond, ok: false, status: JobStatus.CANCELLED, statusCode: 409, message: expect.stringContaining(sharedFirst) },
+    ]);
+    expect(await Promise.all([free, held, sharedFirst, sharedSecond].map((id) => t.statusOf(id)))).toEqual([
+      JobStatus.PENDING,
+      JobStatus.CANCELLED,
+      JobStatus.PENDING,
+      JobStatus.CANCELLED,
+    ]);
+  });
+
   it('a bulk retry leaves a job whose key is held, and of jobs sharing a key retries only one', async () => {
     const cancelled = async (uniqueKey?: string) => {
       const res = await post({ type: 'TEST_RECORD', payload: {}, queue: 'bulk-unique', uniqueKey, ...later }).expect(201);

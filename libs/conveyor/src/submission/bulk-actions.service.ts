@@ -29,42 +29,52 @@ export interface BulkActionResult {
 }
 
 /**
+ * One action as the bulk route applies it: to every listed job whose state allows it at once, and to one job as the
+ * single-job route does.
+ */
+interface BulkOperation {
+  /** Applies the action, in one statement and one commit, to the listed jobs whose state allows it; answers those. */
+  many(ids: readonly string[]): Promise<{ id: string; status: JobStatus | null }[]>;
+  /** The single-job operation: the job's status after it (null once deleted), or its refusal thrown. */
+  one(id: string): Promise<JobStatus | null>;
+}
+
+/**
  * Cancel, retry or delete chosen jobs. Each id is settled as the single-job operation would (cancel, retry, purge of
  * JobsService), with its guards, notices and wake-ups, so a job in the wrong state or gone is reported in its result
- * and never stops the others; only an unreachable database ends the whole request. A cancel first takes every listed
- * job whose state allows it in one statement (one commit, not one per job); only the rest go through the single
- * cancel. The caller bounds the number of ids.
+ * and never stops the others; only an unreachable database ends the whole request. Every listed job whose state
+ * allows the action is first taken in one statement (one commit, not one per job); only the rest (missing, in
+ * another state, changing meanwhile, or all of them when a retry would take a held unique key) go through the
+ * single-job operation, which reports or applies each as it would alone. The caller bounds the number of ids.
  */
 @Injectable()
 export class BulkActionsService {
-  constructor(private readonly jobs: JobsService) {}
+  private readonly operations: Record<BulkAction, BulkOperation>;
+
+  constructor(private readonly jobs: JobsService) {
+    this.operations = {
+      cancel: { many: (ids) => jobs.cancelMany(ids), one: async (id) => (await jobs.cancel(id)).status },
+      retry: { many: (ids) => jobs.retryMany(ids), one: async (id) => (await jobs.retry(id)).status },
+      delete: {
+        many: async (ids) => (await jobs.purgeMany(ids)).map((id) => ({ id, status: null })),
+        one: async (id) => jobs.purge(id).then(() => null),
+      },
+    };
+  }
 
   async apply(action: BulkAction, ids: readonly string[]): Promise<BulkActionResult> {
+    const operation = this.operations[action];
     const distinct = [...new Set(ids.map((i) => i.toLowerCase()))];
-    const cancelled = action === 'cancel' ? await this.cancelAllowed(distinct) : new Map<string, BulkItemResult>();
+    const taken = new Map((await operation.many(distinct)).map((job) => [job.id, { id: job.id, ok: true, status: job.status }]));
     const results: BulkItemResult[] = [];
-    for (const id of distinct) results.push(cancelled.get(id) ?? (await this.applyOne(action, id)));
+    for (const id of distinct) results.push(taken.get(id) ?? (await this.applyOne(operation, id)));
     const succeeded = results.filter((r) => r.ok).length;
     return { action, succeeded, failed: results.length - succeeded, results };
   }
 
-  /**
-   * Cancels, in one statement and one commit, every listed job whose state allows it; the others (missing, finished,
-   * or changing meanwhile) go through the single cancel afterwards, which reports or retries them as it would alone.
-   */
-  private async cancelAllowed(ids: readonly string[]): Promise<Map<string, BulkItemResult>> {
-    const jobs = await this.jobs.cancelMany(ids);
-    return new Map(jobs.map((job) => [job.id, { id: job.id, ok: true, status: job.status }]));
-  }
-
-  private async applyOne(action: BulkAction, id: string): Promise<BulkItemResult> {
+  private async applyOne(operation: BulkOperation, id: string): Promise<BulkItemResult> {
     try {
-      if (action === 'delete') {
-        await this.jobs.purge(id);
-        return { id, ok: true, status: null };
-      }
-      const job = action === 'cancel' ? await this.jobs.cancel(id) : await this.jobs.retry(id);
-      return { id, ok: true, status: job.status };
+      return { id, ok: true, status: await operation.one(id) };
     } catch (err) {
       if (!(err instanceof JobRequestError) || (err.status !== 404 && err.status !== 409)) throw err;
       const known = err instanceof JobStateConflictError ? (err.jobStatus as JobStatus | undefined) : undefined;

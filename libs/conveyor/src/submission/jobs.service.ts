@@ -194,21 +194,12 @@ export class JobsService {
    * told through its AbortSignal, on whichever instance runs it (see jobCancel), and its outcome is not stored.
    */
   async cancel(id: string): Promise<Job> {
-    const row = await this.inAcceptedState(
-      id,
-      CANCELLABLE,
-      MESSAGES.cannotCancel,
-      async () => (await run<JobRow>(this.db.pool, jobCancel(this.db.tables, [id], this.db.channel))).rows,
-    );
-    const job = mapJobRow(row);
-    this.live.announce([{ id: job.id, status: job.status }]);
-    this.events.emit('cancelled', job);
-    return job;
+    return this.inAcceptedState(id, CANCELLABLE, MESSAGES.cannotCancel, () => this.cancelMany([id]));
   }
 
   /**
-   * {@link cancel} for many jobs in one statement: answers the jobs it cancelled. A job missing or in a state
-   * that does not allow it is left out, for the caller to settle one by one (with its 404 or 409).
+   * {@link cancel} for many jobs in one statement and one commit: answers the jobs it cancelled. A job missing or in a
+   * state that does not allow it is left out, for the caller to settle one by one (with its 404 or 409).
    */
   async cancelMany(ids: readonly string[]): Promise<Job[]> {
     if (ids.length === 0) return [];
@@ -237,21 +228,39 @@ export class JobsService {
   }
 
   /**
-   * DEAD/CANCELLED → PENDING with a fresh attempt budget; JobStateConflictError otherwise, and
-   * UniqueKeyConflictError when a newer waiting or running job holds this job's unique key.
+   * DEAD/CANCELLED → PENDING with a fresh attempt budget, waking the claimers of every instance;
+   * JobStateConflictError otherwise, and UniqueKeyConflictError when a newer waiting or running job holds this
+   * job's unique key.
    */
   async retry(id: string): Promise<Job> {
-    const row = await this.inAcceptedState(id, RETRYABLE, MESSAGES.cannotRetry, () =>
-      run<JobRow>(this.db.pool, jobRetry(this.db.tables, id)).then(
-        (res) => res.rows,
-        async (err: unknown) => {
-          throw isUniqueViolation(err, UNIQUE_KEY_INDEX) ? await this.uniqueKeyConflict(id) : err;
-        },
-      ),
+    return this.inAcceptedState(id, RETRYABLE, MESSAGES.cannotRetry, () =>
+      this.retryListed([id]).catch(async (err: unknown) => {
+        throw isUniqueViolation(err, UNIQUE_KEY_INDEX) ? await this.uniqueKeyConflict(id) : err;
+      }),
     );
-    await run(this.db.pool, jobsNotifyReady(this.db.channel));
-    this.live.announce([{ id: row.id as string, status: JobStatus.PENDING }]);
-    return mapJobRow(row);
+  }
+
+  /**
+   * {@link retry} for many jobs in one statement and one commit: answers the jobs it retried. A job missing or in a
+   * state that does not allow it is left out, for the caller to settle one by one (with its 404 or 409). When one of
+   * them would take a unique key that is held, the statement changes nothing and none is answered: the single retry
+   * then settles each in turn, the holder's 409 included.
+   */
+  async retryMany(ids: readonly string[]): Promise<Job[]> {
+    return this.retryListed(ids).catch((err: unknown) => {
+      if (isUniqueViolation(err, UNIQUE_KEY_INDEX)) return [];
+      throw err;
+    });
+  }
+
+  /** Retries the listed jobs whose state allows it; the update trips no insert trigger, so the claimers are woken here. */
+  private async retryListed(ids: readonly string[]): Promise<Job[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await run<JobRow>(this.db.pool, jobRetry(this.db.tables, ids));
+    if (rows.length > 0) await run(this.db.pool, jobsNotifyReady(this.db.channel));
+    const jobs = rows.map((r) => mapJobRow(r));
+    this.live.announce(jobs.map((job) => ({ id: job.id, status: job.status })));
+    return jobs;
   }
 
   private async uniqueKeyConflict(id: string): Promise<UniqueKeyConflictError> {
@@ -264,13 +273,18 @@ export class JobsService {
 
   /** Deletes a job in a terminal state (DEAD jobs are kept until an operator retries or purges them). */
   async purge(id: string): Promise<void> {
-    const row = await this.inAcceptedState(
-      id,
-      TERMINAL_STATUSES,
-      MESSAGES.cannotPurge,
-      async () => (await run<{ id: string; queue: string; type: string }>(this.db.pool, jobDeleteFinished(this.db.tables, id))).rows,
-    );
-    this.live.announce([{ id, status: DELETED, queue: row.queue, type: row.type }]);
+    await this.inAcceptedState(id, TERMINAL_STATUSES, MESSAGES.cannotPurge, () => this.purgeMany([id]));
+  }
+
+  /**
+   * {@link purge} for many jobs in one statement and one commit: answers the ids it deleted. A job missing or not
+   * finished is left out, for the caller to settle one by one (with its 404 or 409).
+   */
+  async purgeMany(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await run<{ id: string; queue: string; type: string }>(this.db.pool, jobDeleteFinished(this.db.tables, ids));
+    this.live.announce(rows.map((r) => ({ id: r.id, status: DELETED, queue: r.queue, type: r.type })));
+    return rows.map((r) => r.id);
   }
 
   /**
