@@ -98,6 +98,48 @@ describe('GET /queues, POST /queues/:queue/pause and /resume', () => {
     for (const r of rows) expect(all.find((q) => q.name === r.queue)!.counts[r.status]).toBe(r.n);
   });
 
+  it('requests at once share one count: one statement runs, and every request gets its answer', async () => {
+    // A pause drops this process's kept counts, so the next look reads the table.
+    await t.api().post('/queues/shared-count/pause').expect(200);
+    // The count waits behind this lock, as it would behind a slow read of a large table.
+    const locker = await t.sql.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE ${t.jobsTable} IN ACCESS EXCLUSIVE MODE`);
+      const asked = Array.from({ length: 8 }, () => t.api().get('/queues'));
+      const pending = Promise.all(asked.map(async (r) => await r));
+      const counting = async () =>
+        (
+          await t.sql.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND query LIKE '%FULL OUTER JOIN%'`,
+            [`%${t.jobsTable}%`],
+          )
+        ).rows[0].n;
+      await waitFor(async () => (await counting()) > 0, { message: 'the count to wait on the lock' });
+      // Unshared, each request would have its own statement waiting by now (the pool holds more than 8).
+      for (let i = 0; i < 5; i++) expect(await counting()).toBe(1);
+      await locker.query('ROLLBACK');
+      const answers = await pending;
+      for (const a of answers) expect(a.status).toBe(200);
+      expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      locker.release();
+    }
+  });
+
+  it('counts catch up with changes within seconds, and a pause or resume shows at once', async () => {
+    await t.api().post('/queues/catch-up/pause').expect(200);
+    expect(await queue('catch-up')).toMatchObject({ paused: true, counts: NO_JOBS });
+    const job = await submit({ type: 'TEST_RECORD', payload: {}, queue: 'catch-up' });
+    await waitFor(async () => (await queue('catch-up'))?.counts.PENDING === 1, { message: 'the new job to be counted' });
+    await t.api().post('/queues/catch-up/resume').expect(200);
+    expect(await queue('catch-up')).toMatchObject({ paused: false });
+    await reach(job.id, JobStatus.COMPLETED);
+    await waitFor(async () => (await queue('catch-up'))?.counts.COMPLETED === 1, { message: 'the finished job to be counted' });
+    expect(await queue('catch-up')).toMatchObject({ counts: { ...NO_JOBS, COMPLETED: 1 }, ready: 0 });
+  });
+
   it('lists a paused queue that has no jobs, with zero counts', async () => {
     await t.api().post('/queues/empty-and-paused/pause').expect(200);
     expect(await queue('empty-and-paused')).toEqual({

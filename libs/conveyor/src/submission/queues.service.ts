@@ -4,6 +4,7 @@ import { JobValidationError } from '../errors/job-request.errors';
 import { jobsNotifyReady, jobThroughputByMinute, queueSetPaused, queueStats, run } from '../storage/statements';
 import { JobStatus } from '../job/job-status';
 import { QueueThroughput, ThroughputReport } from './queue-throughput.interface';
+import { SharedReads, SharedReadsOptions } from './shared-reads';
 
 /** One queue's state, as `GET /queues` shows it. */
 export interface QueueSummary {
@@ -19,12 +20,37 @@ export interface QueueSummary {
 const QUEUE_NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
 const MINUTE_MS = 60_000;
 
+/**
+ * Both views count rows whose number grows with the table (every job of every queue; every job finished in the
+ * window), and the dashboard asks for both every few seconds per open tab and after live events. Answers are shared
+ * by all requests of this process: reused for at least a second, and for four times as long as they took to read,
+ * so the database spends at most a fifth of its time on each view however many tabs are open, and a small table's
+ * counts stay at most a second old. Bounded so that a very slow read is still redone twice a minute.
+ */
+const VIEW_REUSE: SharedReadsOptions = { minAgeMs: 1_000, maxAgeMs: 30_000, reuseFactor: 4 };
+
 /** Queue-level views and controls. */
 @Injectable()
 export class QueuesService {
+  private readonly summaryReads = new SharedReads<'all', QueueSummary[]>(VIEW_REUSE);
+  private readonly throughputReads = new SharedReads<number, ThroughputReport>(VIEW_REUSE);
+
   constructor(private readonly db: ConveyorDatabase) {}
 
-  async summaries(): Promise<QueueSummary[]> {
+  /** Every queue, by name; shared and reused as VIEW_REUSE says. */
+  summaries(): Promise<QueueSummary[]> {
+    return this.summaryReads.read('all', () => this.readSummaries());
+  }
+
+  /**
+   * Jobs completed and gone DEAD per queue and minute over the last `minutes` minutes (1-1440), with
+   * empty minutes filled in, so a chart can draw the series as is. Shared and reused as VIEW_REUSE says.
+   */
+  throughput(minutes: number): Promise<ThroughputReport> {
+    return this.throughputReads.read(minutes, () => this.readThroughput(minutes));
+  }
+
+  private async readSummaries(): Promise<QueueSummary[]> {
     const { rows } = await run<{
       queue: string;
       status: JobStatus | null;
@@ -53,11 +79,7 @@ export class QueuesService {
     return [...byQueue.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /**
-   * Jobs completed and gone DEAD per queue and minute over the last `minutes` minutes (1-1440), with
-   * empty minutes filled in, so a chart can draw the series as is.
-   */
-  async throughput(minutes: number): Promise<ThroughputReport> {
+  private async readThroughput(minutes: number): Promise<ThroughputReport> {
     const { rows } = await run<{ queue: string; minute: Date; completed: number; failed: number; since: Date; now: Date }>(
       this.db.pool,
       jobThroughputByMinute(this.db.tables, minutes),
@@ -93,6 +115,8 @@ export class QueuesService {
     const { rows } = await run<{ name: string; paused: boolean }>(this.db.pool, queueSetPaused(this.db.tables, queue, paused));
     // Workers that found nothing to claim while it was paused sleep until notified: wake them.
     if (!paused) await run(this.db.pool, jobsNotifyReady(this.db.channel));
+    // The caller's next look at the queues shows what it just did.
+    this.summaryReads.forget();
     return rows[0];
   }
 }

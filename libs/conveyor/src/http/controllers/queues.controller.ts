@@ -23,7 +23,10 @@ export class QueuesController {
   @ApiAccess('producer')
   @ApiOperation({
     summary: 'List queues',
-    description: 'Per queue: jobs by status, ready jobs and the age of the oldest one, paused or not.',
+    description:
+      'Per queue: jobs by status, ready jobs and the age of the oldest one, paused or not. Exact counts, read once for ' +
+      'the requests an instance gets at a time and reused for a few seconds; a pause or resume shows at once on the ' +
+      'instance that made it.',
   })
   @ApiOkResponse({ type: QueueListDto })
   @ApiErrors({ 503: true })
@@ -36,7 +39,9 @@ export class QueuesController {
   @ApiAccess('producer')
   @ApiOperation({
     summary: 'Jobs finished per queue and minute',
-    description: 'COMPLETED and DEAD jobs per minute over the last `minutes` minutes, every minute present.',
+    description:
+      'COMPLETED and DEAD jobs per minute over the last `minutes` minutes, every minute present. Read once for the ' +
+      'requests an instance gets at a time and reused for a few seconds.',
   })
   @ApiOkResponse({ type: ThroughputReportDto })
   @ApiErrors({ 400: 'A bad `minutes`.', 503: true })
