@@ -69,6 +69,39 @@ async function completesOnItsNotify(db: Client, service: ServiceProcess, subject
     return client;
   };
 
+  /** A service process on a database of its own, with the test's own connection to that database (`db`). */
+  interface ServiceOnDatabase {
+    service: ServiceProcess;
+    db: Client;
+    stop(): Promise<void>;
+  }
+  const startOnDatabase = async (database: string, env: Record<string, string>): Promise<ServiceOnDatabase> => {
+    const outbox = mkdtempSync(join(tmpdir(), 'conveyor-tls-outbox-'));
+    const admin = await connectDb();
+    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.end();
+    const db = await connectDb(database);
+    const removeOutbox = () => rmSync(outbox, { recursive: true, force: true });
+    let service: ServiceProcess;
+    try {
+      service = await startServiceProcess({ env: { OUTBOX_DIR: outbox, POLL_INTERVAL_MS: String(POLL_INTERVAL_MS), ...env } });
+    } catch (err) {
+      await db.end();
+      removeOutbox();
+      throw err;
+    }
+    const on: ServiceOnDatabase = {
+      service,
+      db,
+      stop: async () => {
+        await service.stop();
+        await on.db.end();
+        removeOutbox();
+      },
+    };
+    return on;
+  };
+
   beforeAll(async () => {
     // 127.0.0.2 is an address its certificate does not name.
     cluster = await PrivatePostgres.create({ tlsOnly: true, listen: '127.0.0.1,127.0.0.2' });
@@ -99,33 +132,20 @@ async function completesOnItsNotify(db: Client, service: ServiceProcess, subject
   ];
 
   describe.each(urls)('DATABASE_URL with %s', (_how, url) => {
+    let on: ServiceOnDatabase;
     let service: ServiceProcess;
-    let outbox: string;
     let db: Client;
-    let database: string;
+    const database = `tls_${urls.findIndex(([, u]) => u === url)}`;
 
     beforeAll(async () => {
-      outbox = mkdtempSync(join(tmpdir(), 'conveyor-tls-outbox-'));
-      database = `tls_${urls.findIndex(([, u]) => u === url)}`;
-      const admin = await connectDb();
-      await admin.query(`CREATE DATABASE ${database}`);
-      await admin.end();
-      db = await connectDb(database);
-      service = await startServiceProcess({
-        env: {
-          DATABASE_URL: url(database),
-          OUTBOX_DIR: outbox,
-          POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
-          LEASE_MS: '4000',
-          HEARTBEAT_INTERVAL_MS: '1000',
-        },
-      });
+      on = await startOnDatabase(database, { DATABASE_URL: url(database), LEASE_MS: '4000', HEARTBEAT_INTERVAL_MS: '1000' });
+      ({ service, db } = on);
     }, 120_000);
 
     afterAll(async () => {
-      await service?.stop();
-      await db?.end();
-      if (outbox) rmSync(outbox, { recursive: true, force: true });
+      if (!on) return;
+      on.db = db; // the restart case connects again
+      await on.stop();
     });
 
     const ready = async () => (await fetch(`${service.baseUrl}/health/ready`).catch(() => null))?.status === 200;
@@ -173,30 +193,20 @@ async function completesOnItsNotify(db: Client, service: ServiceProcess, subject
    */
   describe('LISTEN_DATABASE_URL with an sslmode of its own', () => {
     const database = 'tls_listen';
+    let on: ServiceOnDatabase;
     let service: ServiceProcess;
-    let outbox: string;
     let db: Client;
 
     beforeAll(async () => {
-      outbox = mkdtempSync(join(tmpdir(), 'conveyor-tls-outbox-'));
-      const admin = await connectDb();
-      await admin.query(`CREATE DATABASE ${database}`);
-      await admin.end();
-      db = await connectDb(database);
-      service = await startServiceProcess({
-        env: {
-          DATABASE_URL: `${cluster.url('localhost', database)}?sslmode=verify-full&sslrootcert=${cluster.certificateFile}`,
-          LISTEN_DATABASE_URL: `${cluster.url('127.0.0.2', database)}?sslmode=no-verify`,
-          OUTBOX_DIR: outbox,
-          POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
-        },
+      on = await startOnDatabase(database, {
+        DATABASE_URL: `${cluster.url('localhost', database)}?sslmode=verify-full&sslrootcert=${cluster.certificateFile}`,
+        LISTEN_DATABASE_URL: `${cluster.url('127.0.0.2', database)}?sslmode=no-verify`,
       });
+      ({ service, db } = on);
     }, 120_000);
 
     afterAll(async () => {
-      await service?.stop();
-      await db?.end();
-      if (outbox) rmSync(outbox, { recursive: true, force: true });
+      await on?.stop();
     });
 
     it('wakes a worker by NOTIFY over a TLS LISTEN connection', async () => {

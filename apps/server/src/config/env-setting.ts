@@ -1,4 +1,3 @@
-/** How one environment variable is read. */
 /** `keys` is `role:key` pairs; their text never appears in an error. `json` is any JSON value. */
 export type EnvKind = 'int' | 'int-or-auto' | 'number' | 'bool' | 'string' | 'list' | 'map' | 'keys' | 'json';
 

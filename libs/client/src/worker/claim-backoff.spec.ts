@@ -39,8 +39,13 @@ describe('claimRetryDelay', () => {
     expect(new Set(draws.map((d) => Math.floor((d - 2500) / 500))).size).toBe(5);
   });
 
-  it("honours the server's Retry-After as it is, longer or shorter than the cap", () => {
-    expect(claimRetryDelay(answered(503, 2000), 50)).toBe(2000);
-    expect(claimRetryDelay(answered(429, 60_000), 1)).toBe(60_000);
+  it("waits at least the server's Retry-After, longer or shorter than the cap, and at most half as long again", () => {
+    expect(claimRetryDelay(answered(503, 2000), 50, () => 0)).toBe(2000);
+    expect(longest(answered(503, 2000), 50)).toBe(2999);
+    expect(claimRetryDelay(answered(429, 60_000), 1, () => 0)).toBe(60_000);
+    expect(longest(answered(429, 60_000), 1)).toBe(89_999);
+    // The service's own 503 (its database away) says 2 s to every worker: they come back spread over a second.
+    const draws = Array.from({ length: 2000 }, () => claimRetryDelay(answered(503, 2000), 3));
+    expect(new Set(draws.map((d) => Math.floor((d - 2000) / 250))).size).toBe(4);
   });
 });

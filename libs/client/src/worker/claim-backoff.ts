@@ -1,4 +1,5 @@
 import { ConveyorHttpError } from '../conveyor-http.error';
+import { retryDelayOf } from '../transient-failure';
 
 /** Ceiling of the pause after the first failed claim; it doubles with each failure in a row, up to a cap. */
 const FIRST_CEILING_MS = 400;
@@ -19,14 +20,16 @@ export const FAULT_MAX_BACKOFF_MS = 30_000;
 const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
 
 /**
- * How long runWorker pauses after its `failures`-th failed claim in a row (from 1): the server's Retry-After when it
- * sent one, otherwise a random pause between half its ceiling and the ceiling ("equal jitter"), where the ceiling
- * doubles per failure (400 ms, 800 ms, …) up to its cap. The randomness spreads workers that lost the service at the
- * same moment, so they do not return to it in step; the cap bounds how long a worker may sleep through the service's
- * return; the lower half bounds how often each worker asks a service that is away (once per half the cap, at most).
+ * How long runWorker pauses after its `failures`-th failed claim in a row (from 1): a random pause between half its
+ * ceiling and the ceiling ("equal jitter"), where the ceiling doubles per failure (400 ms, 800 ms, …) up to its cap;
+ * when the server sent a Retry-After, that is the least pause and the ceiling is half as long again. The randomness
+ * spreads workers that lost the service at the same moment — or were all told the same Retry-After — so they do not
+ * return to it in step; the cap bounds how long a worker may sleep through the service's return; once the ceiling
+ * reaches the cap, the lower half bounds how often each worker asks a service that is away (once per half the cap).
  */
 export function claimRetryDelay(err: unknown, failures: number, random: () => number = Math.random): number {
-  if (err instanceof ConveyorHttpError && err.retryAfterMs !== null) return err.retryAfterMs;
+  const retryAfter = retryDelayOf(err, -1);
+  if (retryAfter >= 0) return Math.floor(retryAfter + random() * (retryAfter / 2));
   const cap = isServiceAway(err) ? UNREACHABLE_MAX_BACKOFF_MS : FAULT_MAX_BACKOFF_MS;
   const ceiling = Math.min(cap, FIRST_CEILING_MS * 2 ** Math.min(failures - 1, 30));
   return Math.floor(ceiling / 2 + random() * (ceiling / 2));

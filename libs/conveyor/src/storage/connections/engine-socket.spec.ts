@@ -16,7 +16,7 @@ describe('engine sockets', () => {
     expect((client as unknown as { connection: { stream: unknown } }).connection.stream).toBe(socket);
   });
 
-  it('are never made for a client without a pg connection (the native binding), so none is ever reset', () => {
+  it("are looked up on a client's pg connection, so a client without one (as the native binding's) has none to reset", () => {
     const nativeLike = { stream: engineSocket };
     expect(tcpSocketOf(nativeLike)).toBeUndefined();
   });
