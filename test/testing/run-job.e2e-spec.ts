@@ -32,6 +32,15 @@ class IgnoresCancelHandler extends IgnoringHandler {}
 @JobHandler('STOPS_MID_RUN')
 class StopsMidRunHandler extends IgnoringHandler {}
 
+/** Carries on after a failed heartbeat, as a handler that treats it as advisory may. */
+@JobHandler('SWALLOWS_REPORT_ERRORS')
+class SwallowsReportErrorsHandler extends JobHandlerHost {
+  async handle(_job: Job, context: JobContext): Promise<string> {
+    await context.heartbeat().catch(() => undefined);
+    return 'carried on';
+  }
+}
+
 @JobHandler('COUNTS_IN_BIGINT')
 class BigIntHandler extends JobHandlerHost {
   handle(): { total: bigint } {
@@ -114,6 +123,13 @@ describe('runJob agrees with the engine', () => {
     const running = runJob(new StopsMidRunHandler(), {}, { signal: controller.signal });
     controller.abort(reason);
     expect(await running).toMatchObject({ kind: 'handed-back', error: reason });
+  });
+
+  it('a heartbeat that finds the claim gone (LeaseLostError) ends the attempt with nothing stored, however the handler goes on', async () => {
+    const run = await runJob(new SwallowsReportErrorsHandler(), {}, { heartbeat: () => Promise.reject(new LeaseLostError('a-job')) });
+    expect(run).toMatchObject({ kind: 'lease-lost', error: expect.any(LeaseLostError) });
+    const other = await runJob(new SwallowsReportErrorsHandler(), {}, { heartbeat: () => Promise.reject(new Error('network')) });
+    expect(other).toMatchObject({ kind: 'completed', result: 'carried on' });
   });
 
   it('an attempt whose claim is lost (LeaseLostError) stores nothing', async () => {

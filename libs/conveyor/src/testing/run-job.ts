@@ -12,6 +12,7 @@ import { JobStatus } from '../job/job-status';
 import { AttemptEnd, attemptRow } from '../consumer/outcome-rows';
 import { JobCancelledError } from '../errors/job-cancelled.error';
 import { JobTimeoutError } from '../errors/job-timeout.error';
+import { LeaseLostError } from '../errors/lease-lost.error';
 import { FinishRow } from '../storage/statements/finish-row';
 import { JobRun, JobRunOutcome } from './job-run-outcome';
 import { buildTestJob } from './test-job';
@@ -33,9 +34,12 @@ export interface RunJobOptions<P> {
    * attempt, `retry` or `dead`), whatever the handler does after.
    */
   signal?: AbortSignal;
-  /** Replaces `heartbeat` (e.g. to make it reject as a lost claim would); calls are counted either way. */
+  /**
+   * Replaces `heartbeat`; calls are counted either way. Rejecting with LeaseLostError is a lost claim, as in the
+   * engine: the attempt is aborted with it at once (`lease-lost`, nothing stored), whatever the handler does after.
+   */
   heartbeat?: () => Promise<void>;
-  /** Replaces `progress` (e.g. to make it reject as a lost claim would); reports are recorded either way. */
+  /** Replaces `progress`, as `heartbeat` does (LeaseLostError: a lost claim); reports are recorded either way. */
   progress?: (progress: JobProgress) => Promise<void>;
   workerId?: string;
   /** Any other field of the job the handler receives (id, priority...; type and queue default to the decorator's). */
@@ -70,18 +74,23 @@ export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, op
   const beat = options.heartbeat ?? (() => Promise.resolve());
   const reported: JobProgress[] = [];
   const report = options.progress ?? (() => Promise.resolve());
+  // The engine drops an attempt whose report found the claim gone, and the report rejects with LeaseLostError.
+  const claimLost = (err: unknown): never => {
+    if (err instanceof LeaseLostError) attempt.abort(err);
+    throw err;
+  };
   const context: JobContext = {
     signal: attempt.signal,
     attempt: job.attempts,
     workerId: options.workerId ?? TEST_WORKER,
     heartbeat: () => {
       heartbeats++;
-      return beat();
+      return beat().catch(claimLost);
     },
     progress: async (input) => {
       const progress = readJobProgress(input);
       reported.push(progress);
-      return report(progress);
+      return report(progress).catch(claimLost);
     },
   };
   const end = await runAttempt(() => handler.handle(job, context), attempt, options.signal, settings.timeoutMs);
