@@ -18,6 +18,7 @@ export const MESSAGES = {
   timedOut: (ms: number) => `Handler timed out after ${ms} ms.`,
   snoozeCapReached: (max: number) => `The job asked to be retried later more than ${max} times.`,
   databaseUnavailable: 'The job database is unavailable; try again shortly.',
+  statementCancelled: 'The database cancelled the statement before it finished (its statement_timeout, or an operator); try again shortly.',
   databasePoolExhausted: 'The database connection pool is exhausted: every connection is in use. Try again shortly.',
   shuttingDown: 'Worker shut down before the handler finished; the job was handed back.',
   uniqueKeyTaken: (type: string, key: string, holderId: string | null) =>

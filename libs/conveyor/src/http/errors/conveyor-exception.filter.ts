@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { MESSAGES } from '../../errors/conveyor.messages';
-import { isConnectionError } from '../../storage/connections/connection-errors';
+import { connectionErrorText, isConnectionError, isStatementCancelled } from '../../storage/connections/connection-errors';
 import { DatabaseUnavailableError, JobRequestError, JobStateConflictError } from '../../errors/job-request.errors';
 import { errorBody, ErrorBody } from './error-body';
 
@@ -10,8 +10,9 @@ export const RETRY_AFTER_SECONDS = 2;
 
 /**
  * Turns every error into `{ statusCode, error, message, details? }`: request errors keep their status,
- * an unreachable database is a 503 with Retry-After (never a 500 or a hang), anything unexpected a 500
- * whose details stay in the log. It answers through Nest's HTTP adapter, so it works on Express and Fastify.
+ * an unreachable database, or a statement the server cancelled (`statement_timeout`), is a 503 with Retry-After (never
+ * a 500 or a hang), anything unexpected a 500 whose details stay in the log. It answers through Nest's HTTP adapter,
+ * so it works on Express and Fastify.
  */
 @Catch()
 export class ConveyorExceptionFilter implements ExceptionFilter {
@@ -32,6 +33,12 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
     }
     const body = this.toBody(exception);
     if (body.statusCode === 503) http.setHeader(res, 'Retry-After', String(RETRY_AFTER_SECONDS));
+    // Not a fault of the code, so no stack; but an operator should learn of a statement_timeout set too short.
+    if (isStatementCancelled(exception)) {
+      this.logger.warn(
+        `The database cancelled a statement: ${connectionErrorText(exception)} (if this repeats, statement_timeout may be too short)`,
+      );
+    }
     if (body.statusCode >= 500 && body.statusCode !== 503) {
       this.logger.error((exception as Error)?.stack ?? String(exception));
     }
@@ -42,6 +49,7 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
     // Its message says which: the database cannot be reached, or the connection pool is exhausted.
     if (exception instanceof DatabaseUnavailableError) return errorBody(503, exception.message);
     if (isConnectionError(exception)) return errorBody(503, MESSAGES.databaseUnavailable);
+    if (isStatementCancelled(exception)) return errorBody(503, MESSAGES.statementCancelled);
     if (exception instanceof JobStateConflictError) return errorBody(409, exception.message, exception.details, exception.jobStatus);
     if (exception instanceof JobRequestError) {
       return errorBody(exception.status, exception.message, exception.details);

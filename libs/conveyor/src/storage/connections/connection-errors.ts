@@ -31,6 +31,18 @@ export function isReadOnlyError(err: unknown): boolean {
   return errorChain(err).some((e) => e.code === READ_ONLY_SQL_TRANSACTION);
 }
 
+/** The driver's SQLSTATE for a statement the server cancelled: its `statement_timeout`, or `pg_cancel_backend`. */
+const QUERY_CANCELED = '57014';
+
+/**
+ * True when the server cancelled the statement before it finished — the role's or database's `statement_timeout`,
+ * or an operator's `pg_cancel_backend`. The request may succeed when sent again; if it keeps failing, the setting is
+ * shorter than what the statement needs.
+ */
+export function isStatementCancelled(err: unknown): boolean {
+  return errorChain(err).some((e) => e.code === QUERY_CANCELED);
+}
+
 /**
  * True when an error means "the database can't be reached right now" rather than "this statement is wrong":
  * such errors become 503 for callers and a retry for the engine's own loops.
