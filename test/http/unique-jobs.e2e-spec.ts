@@ -158,6 +158,44 @@ describe('unique jobs (uniqueKey)', () => {
     ]);
   });
 
+  it('POST /jobs/bulk/retry by ids chosen as the victim of a deadlock on a unique key still settles every id', async () => {
+    const cancelled = async (uniqueKey: string) => {
+      const res = await post({ type: 'TEST_RECORD', payload: {}, queue: 'bulk-ids-deadlock', uniqueKey, ...later }).expect(201);
+      await t.api().post(`/jobs/${res.body.id}/cancel`).expect(200);
+      return res.body.id as string;
+    };
+    await t.api().post('/queues/bulk-ids-deadlock/pause').expect(200);
+    const listed = [await cancelled('deadlock-a'), await cancelled('deadlock-b')];
+    const other = await cancelled('deadlock-b');
+    // Another transaction takes key deadlock-b first (as a batch insert or another bulk retry with the same keys
+    // would), so the bulk statement, holding the rows of both listed jobs, waits for it; that transaction then waits
+    // for a listed row. The bulk statement waited first, so it is the one PostgreSQL aborts.
+    const tx = await t.sql.connect();
+    try {
+      await tx.query("BEGIN; SET LOCAL deadlock_timeout = '60s'");
+      await tx.query(`UPDATE ${t.jobsTable} SET status = 'PENDING' WHERE id = $1`, [other]);
+      const pid = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const answer = t
+        .api()
+        .post('/jobs/bulk/retry')
+        .send({ ids: listed })
+        .then((res) => res);
+      await waitFor(
+        async () => (await t.sql.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rowCount! > 0,
+        { message: 'the bulk retry to wait for the held key' },
+      );
+      await tx.query(`SELECT 1 FROM ${t.jobsTable} WHERE id = $1 FOR UPDATE`, [listed[0]]);
+      await tx.query('ROLLBACK');
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect(res.body.results).toEqual(listed.map((id) => ({ id, ok: true, status: JobStatus.PENDING })));
+      expect(await Promise.all(listed.map((id) => t.statusOf(id)))).toEqual([JobStatus.PENDING, JobStatus.PENDING]);
+    } finally {
+      await tx.query('ROLLBACK').catch(() => undefined);
+      tx.release();
+    }
+  });
+
   it('a bulk retry leaves a job whose key is held, and of jobs sharing a key retries only one', async () => {
     const cancelled = async (uniqueKey?: string) => {
       const res = await post({ type: 'TEST_RECORD', payload: {}, queue: 'bulk-unique', uniqueKey, ...later }).expect(201);

@@ -44,8 +44,9 @@ interface BulkOperation {
  * JobsService), with its guards, notices and wake-ups, so a job in the wrong state or gone is reported in its result
  * and never stops the others; only an unreachable database ends the whole request. Every listed job whose state
  * allows the action is first taken in one statement (one commit, not one per job); only the rest (missing, in
- * another state, changing meanwhile, or all of them when a retry would take a held unique key) go through the
- * single-job operation, which reports or applies each as it would alone. The caller bounds the number of ids.
+ * another state, changing meanwhile, or all of them when a retry would take a held unique key or deadlocked on one)
+ * go through the single-job operation, which reports or applies each as it would alone. The caller bounds the number
+ * of ids.
  */
 @Injectable()
 export class BulkActionsService {

@@ -5,6 +5,7 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
+import { isDeadlockDetected } from '../storage/connections/deadlock-detected';
 import { JobNotFoundError, JobStateConflictError, JobValidationError, UniqueKeyConflictError } from '../errors/job-request.errors';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { DELETED } from '../observation/live/live-event';
@@ -244,11 +245,12 @@ export class JobsService {
    * {@link retry} for many jobs in one statement and one commit: answers the jobs it retried. A job missing or in a
    * state that does not allow it is left out, for the caller to settle one by one (with its 404 or 409). When one of
    * them would take a unique key that is held, the statement changes nothing and none is answered: the single retry
-   * then settles each in turn, the holder's 409 included.
+   * then settles each in turn, the holder's 409 included. The same when the statement, waiting for a key another
+   * transaction holds while holding others, is aborted to break a deadlock: the single retry holds one key at a time.
    */
   async retryMany(ids: readonly string[]): Promise<Job[]> {
     return this.retryListed(ids).catch((err: unknown) => {
-      if (isUniqueViolation(err, UNIQUE_KEY_INDEX)) return [];
+      if (isUniqueViolation(err, UNIQUE_KEY_INDEX) || isDeadlockDetected(err)) return [];
       throw err;
     });
   }

@@ -10,7 +10,10 @@ import { JOB_COLUMNS, SqlTables, Statement } from './statement';
  *   that wait for several job rows. Callers bound the list (MAX_BULK_IDS), which bounds the locks one transaction
  *   holds.
  * - A retried job whose (type, unique_key) a waiting or running job holds, or another listed job takes in the same
- *   statement, trips the `conveyor_jobs_unique_key` index: the whole statement fails and changes nothing.
+ *   statement, trips the `conveyor_jobs_unique_key` index: the whole statement fails and changes nothing. A key
+ *   another transaction has taken but not committed makes the statement wait while it holds the keys it took: two
+ *   such statements (or one and a batch insert) taking the same keys in other orders can deadlock, and PostgreSQL
+ *   aborts one of them, which changes nothing either.
  * - An update trips no insert trigger: the caller wakes the claimers (jobsNotifyReady).
  */
 export function jobRetry(t: SqlTables, ids: readonly string[]): Statement {
