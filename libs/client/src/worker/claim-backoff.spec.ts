@@ -44,6 +44,8 @@ describe('claimRetryDelay', () => {
     expect(longest(answered(503, 2000), 50)).toBe(2999);
     expect(claimRetryDelay(answered(429, 60_000), 1, () => 0)).toBe(60_000);
     expect(longest(answered(429, 60_000), 1)).toBe(89_999);
+    // A Retry-After of 0 does not make a tight loop of claims.
+    expect(claimRetryDelay(answered(503, 0), 1, () => 0)).toBe(200);
     // The service's own 503 (its database away) says 2 s to every worker: they come back spread over a second.
     const draws = Array.from({ length: 2000 }, () => claimRetryDelay(answered(503, 2000), 3));
     expect(new Set(draws.map((d) => Math.floor((d - 2000) / 250))).size).toBe(4);

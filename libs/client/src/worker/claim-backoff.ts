@@ -28,8 +28,12 @@ const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
  * reaches the cap, the lower half bounds how often each worker asks a service that is away (once per half the cap).
  */
 export function claimRetryDelay(err: unknown, failures: number, random: () => number = Math.random): number {
+  // A Retry-After of 0 would make a tight loop of claims: it is held to the first pause's least.
   const retryAfter = retryDelayOf(err, -1);
-  if (retryAfter >= 0) return Math.floor(retryAfter + random() * (retryAfter / 2));
+  if (retryAfter >= 0) {
+    const least = Math.max(retryAfter, FIRST_CEILING_MS / 2);
+    return Math.floor(least + random() * (least / 2));
+  }
   const cap = isServiceAway(err) ? UNREACHABLE_MAX_BACKOFF_MS : FAULT_MAX_BACKOFF_MS;
   const ceiling = Math.min(cap, FIRST_CEILING_MS * 2 ** Math.min(failures - 1, 30));
   return Math.floor(ceiling / 2 + random() * (ceiling / 2));

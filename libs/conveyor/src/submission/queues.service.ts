@@ -113,10 +113,10 @@ export class QueuesService {
       throw new JobValidationError('Invalid queue', [{ field: 'queue', problems: ['must be 1-200 of letters, digits, _ . : -'] }]);
     }
     const { rows } = await run<{ name: string; paused: boolean }>(this.db.pool, queueSetPaused(this.db.tables, queue, paused));
+    // The caller's next look at the queues shows what it just did, even if the wake-up below fails.
+    this.summaryReads.forget();
     // Workers that found nothing to claim while it was paused sleep until notified: wake them.
     if (!paused) await run(this.db.pool, jobsNotifyReady(this.db.channel));
-    // The caller's next look at the queues shows what it just did.
-    this.summaryReads.forget();
     return rows[0];
   }
 }
