@@ -90,7 +90,9 @@ export class NotificationListener {
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.channel)}; ${HELD_SESSION_SQL}`);
+      await this.db.queryOn(client, HELD_SESSION_SQL);
+      // Last, so that pg_stat_activity shows the connection by what it waits for.
+      await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.channel)}`);
       this.connected = true;
       this.watch.setListening(true);
       if (this.backoff.connected()) this.logger.log('Listening for new jobs again');

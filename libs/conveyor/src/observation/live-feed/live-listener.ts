@@ -62,7 +62,9 @@ export class LiveListener {
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.liveChannel)}; ${HELD_SESSION_SQL}`);
+      await this.db.queryOn(client, HELD_SESSION_SQL);
+      // Last, so that pg_stat_activity shows the connection by what it waits for.
+      await this.db.queryOn(client, `LISTEN ${quoteIdent(this.db.liveChannel)}`);
       if (this.backoff.connected()) this.logger.log('Live LISTEN connection back');
       this.sink?.listening();
     } catch (err) {
