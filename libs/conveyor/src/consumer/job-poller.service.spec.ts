@@ -15,6 +15,7 @@ describe('JobPoller: the due timer', () => {
   let claims: number;
   let poller: JobPoller;
   let trigger: ClaimTrigger;
+  let clock: DatabaseClock;
 
   beforeEach(async () => {
     jest.useFakeTimers({ now: T0 });
@@ -42,7 +43,7 @@ describe('JobPoller: the due timer', () => {
     const options = { pollIntervalMs: 3_600_000, workerId: 'w', leaseMs: 30_000 } as ConveyorOptions;
     const events = { emit: () => undefined } as unknown as ConveyorEvents;
     const live = { watching: false } as unknown as LivePublisher;
-    const clock = new DatabaseClock();
+    clock = new DatabaseClock();
     trigger = new ClaimTrigger(clock);
     poller = new JobPoller(options, strategy, pool, events, trigger, pickup, live, clock, new DatabaseOutages());
     await poller.start();
@@ -76,6 +77,15 @@ describe('JobPoller: the due timer', () => {
     await jest.advanceTimersByTimeAsync(101);
     expect(claims).toBe(0);
     await jest.advanceTimersByTimeAsync(3);
+    expect(claims).toBe(1);
+  });
+
+  it("waits out the clock estimate's uncertainty, half the round trip of the reading it rests on, before it claims", async () => {
+    clock.read(T0 + 10, T0, T0 + 20); // the clocks agree, read within a 20 ms round trip: the estimate is good to 10 ms
+    trigger.jobsDueAt(T0 + 100);
+    await jest.advanceTimersByTimeAsync(110);
+    expect(claims).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
     expect(claims).toBe(1);
   });
 

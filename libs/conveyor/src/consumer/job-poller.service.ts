@@ -121,26 +121,28 @@ export class JobPoller implements ClaimWaker {
   }
 
   /**
-   * Fires a millisecond after due time `at` by the database's clock as this host estimates it (DatabaseClock), claims,
-   * and arms itself for the next due time. The millisecond is a margin for the estimate.
+   * Fires once due time `at` has certainly come by the database's clock as this host estimates it (DatabaseClock): a
+   * millisecond after `at` plus the estimate's uncertainty. It claims, and arms itself for the next due time. Fired
+   * sooner, a claim could reach the database before the job is due, find nothing, and leave it to the fallback poll.
    */
   private armDueTimer(at: number, now: number): void {
     if (this.dueTimer) clearTimeout(this.dueTimer);
+    const margin = Math.ceil(this.clock.uncertaintyMs);
     this.dueTimer = setTimeout(
       () => {
         this.dueTimer = null;
         const fired = this.clock.now();
         // A timer can fire a millisecond early by the clock (or early by the 2^31 ms cap, or as the estimate moved): it
         // waits on.
-        if (fired <= at) {
+        if (fired <= at + margin) {
           this.armDueTimer(at, fired);
           return;
         }
-        const next = this.rules.onTimer(fired);
+        const next = this.rules.onTimer(fired - margin);
         this.wake();
         if (next !== null) this.armDueTimer(next, fired);
       },
-      Math.min(at - now + 1, 2 ** 31 - 1),
+      Math.min(at + margin - now + 1, 2 ** 31 - 1),
     );
   }
 

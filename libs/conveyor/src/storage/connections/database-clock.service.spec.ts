@@ -27,6 +27,15 @@ describe('DatabaseClock', () => {
     expect(clock.offset).toBe(-50);
   });
 
+  it('is as uncertain as half the round trip of the reading it uses', () => {
+    const clock = new DatabaseClock();
+    expect(clock.uncertaintyMs).toBe(0);
+    clock.read(T + 300.5, T, T + 9);
+    expect(clock.uncertaintyMs).toBe(4.5);
+    clock.read(T + 1_000 + 250, T + 1_000, T + 1_040);
+    expect(clock.uncertaintyMs).toBe(4.5);
+  });
+
   it('ignores a reading over which this host’s clock went back', () => {
     const clock = new DatabaseClock();
     clock.read(T + 100, T, T - 5_000);

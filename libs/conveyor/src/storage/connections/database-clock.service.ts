@@ -22,6 +22,7 @@ interface Reading {
 export class DatabaseClock {
   private readonly readings: Reading[] = [];
   private offsetMs = 0;
+  private uncertainty = 0;
 
   /** The database's clock now, as this host estimates it: epoch ms, truncated like Date.now(). */
   now(): number {
@@ -31,6 +32,14 @@ export class DatabaseClock {
   /** The database's clock minus this host's, in ms, as estimated. */
   get offset(): number {
     return this.offsetMs;
+  }
+
+  /**
+   * How far, in ms, the estimate may be from the database's clock: half the round trip of the reading it rests on (the
+   * database read its clock at some moment of the round trip, not necessarily halfway). 0 before the first reading.
+   */
+  get uncertaintyMs(): number {
+    return this.uncertainty;
   }
 
   /**
@@ -45,5 +54,6 @@ export class DatabaseClock {
     let best = this.readings[0];
     for (const r of this.readings) if (r.roundTripMs <= best.roundTripMs) best = r;
     this.offsetMs = best.offsetMs;
+    this.uncertainty = best.roundTripMs / 2;
   }
 }
