@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { isConnectionError } from '../../storage/connections/connection-errors';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
 import { jobChangedSince, jobLiveState } from '../../storage/statements/job-changed-since.sql';
 import { run } from '../../storage/statements/statement';
@@ -35,7 +36,8 @@ interface Subscriber {
  * The protocol:
  * 1. **Watching.** An instance with at least one subscriber holds a live-watch lease, a row of
  *    `conveyor_live_watch` with an expiry (LiveWatchLease), renewed while it has subscribers and given up after the
- *    last one leaves (or left to expire when the instance dies).
+ *    last one leaves (or left to expire when the instance dies). A subscriber that cannot take it (the database is
+ *    away) has its stream ended at once, and counts for nothing: its client comes back with `Last-Event-ID`.
  * 2. **Publishing.** Every instance's writers ask a detector, not the database, whether any lease is current
  *    (LiveWatchDetector: told by the watch notice each lease renewal sends on the jobs channel, or, on an instance
  *    that does not listen, by a check every second). While none is, nothing is announced and no write
@@ -104,7 +106,14 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
       this.listenerOn = true;
       await this.listener.start(this);
     }
-    const fresh = await this.lease.acquire();
+    let fresh: Awaited<ReturnType<LiveWatchLease['acquire']>>;
+    try {
+      fresh = await this.lease.acquire();
+    } catch (err) {
+      // Without a lease no writer announces to this stream: end it, and the client comes back with Last-Event-ID.
+      if (!isConnectionError(err)) this.logger.warn(`Live stream: could not take the watch lease: ${(err as Error).message}`);
+      return stream.end();
+    }
     subscriber.holdsLease = true;
     // The client may have left while the lease was being taken: leave() found nothing to give back then.
     if (!stream.isOpen) return this.releaseLease(subscriber);

@@ -41,11 +41,19 @@ export class LiveWatchLease {
   /**
    * Holds the lease for one more subscriber. Answers when the lease began (µs, database clock) if writers may
    * still be unaware of it (then the subscriber must catch up from then once they are, after `visibleInMs`), or null.
+   * Rejects when the lease cannot be written (the database is away); the caller then holds nothing.
    */
   async acquire(): Promise<{ sinceUs: string; visibleInMs: number } | null> {
     this.holders++;
     if (this.startedUs === null) {
-      const nowUs = await this.renew();
+      let nowUs: string;
+      try {
+        nowUs = await this.renew();
+      } catch (err) {
+        // Not a holder: it will never call release(), and a count left too high would hold the lease for good.
+        this.holders--;
+        throw err;
+      }
       this.startedUs ??= nowUs;
       this.startedAt = Date.now();
       this.timer ??= setInterval(() => void this.renew().catch(() => undefined), RENEW_EVERY_MS);
