@@ -75,8 +75,14 @@ export class LiveStream {
   drained(): Promise<void> {
     if (this.done || !this.res.writableNeedDrain) return Promise.resolve();
     return new Promise((resolve) => {
-      this.res.once('drain', resolve);
-      this.res.once('close', resolve);
+      // Whichever comes first takes the other listener away: a stream that lives for weeks waits many times.
+      const settle = () => {
+        this.res.off('drain', settle);
+        this.res.off('close', settle);
+        resolve();
+      };
+      this.res.once('drain', settle);
+      this.res.once('close', settle);
     });
   }
 
