@@ -10,6 +10,14 @@ describe('connection errors', () => {
     expect(isConnectionError(new Error('syntax error'))).toBe(false);
   });
 
+  it('include a database closed to new sessions, as the driver reports it when connecting', () => {
+    const closed = Object.assign(new Error('database "jobs" is not currently accepting connections'), { code: '55000', severity: 'FATAL' });
+    expect(isConnectionError(closed)).toBe(true);
+    expect(
+      isConnectionError(Object.assign(new Error('currval of sequence "s" is not yet defined in this session'), { code: '55000' })),
+    ).toBe(false);
+  });
+
   it("read with the driver's reason after the engine's message, each message once", () => {
     expect(connectionErrorText(engine)).toBe(
       'The job database is unavailable; try again shortly. (unsupported startup parameter: options)',

@@ -45,13 +45,15 @@ export function isStatementCancelled(err: unknown): boolean {
 
 /**
  * True when an error means "the database can't be reached right now" rather than "this statement is wrong":
- * such errors become 503 for callers and a retry for the engine's own loops.
+ * such errors become 503 for callers and a retry for the engine's own loops. A database closed to new sessions
+ * (`ALTER DATABASE ... ALLOW_CONNECTIONS false`) is one: its refusal is matched by message, since its SQLSTATE
+ * (55000, object not in prerequisite state) also names errors of statements that will not improve by waiting.
  */
 export function isConnectionError(err: unknown): boolean {
   return errorChain(err).some((rec) => {
     if (typeof rec.code === 'string' && (CONNECTION_CODES.has(rec.code) || rec.code.startsWith('08'))) return true;
     const msg = typeof rec.message === 'string' ? rec.message : '';
-    return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|Cannot use a pool after calling end/i.test(
+    return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|is not currently accepting connections|Cannot use a pool after calling end/i.test(
       msg,
     );
   });
