@@ -1,5 +1,4 @@
 import { Job, JobStatus } from '@conveyor/core';
-import { Client } from 'pg';
 import { waitFor } from '../support/wait-for';
 import { expectErrorBody } from './support/error-body.assertions';
 import { createRestTestApp, RestTestApp } from './support/rest-test-app';
@@ -21,8 +20,7 @@ describe('a request whose statement the server cancels', () => {
 
   it('answers 503 with Retry-After, naming the cancel, and the job is as it was', async () => {
     const job = (await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: {} }).expect(201)).body as Job;
-    const locker = new Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await locker.connect();
+    const locker = await t.sql.connect();
     try {
       // Hold the job's row so the cancel's statement waits on it, then cancel that statement as an operator would.
       await locker.query('BEGIN');
@@ -47,7 +45,7 @@ describe('a request whose statement the server cancels', () => {
       expect(res.body.message).toMatch(/cancelled the statement.*statement_timeout/);
     } finally {
       await locker.query('ROLLBACK').catch(() => undefined);
-      await locker.end();
+      locker.release();
     }
     expect(await t.statusOf(job.id)).toBe(JobStatus.PENDING);
   });
