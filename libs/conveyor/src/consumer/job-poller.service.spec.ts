@@ -89,6 +89,27 @@ describe('JobPoller: the due timer', () => {
     expect(claims).toBe(1);
   });
 
+  it('claims again once certain of a due time it heard of just after it passed by the estimate', async () => {
+    clock.read(T0 + 10, T0, T0 + 20); // the estimate is good to 10 ms: T0 - 5 may not have come yet
+    trigger.jobsDueAt(T0 - 5);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(claims).toBe(1); // at once, in case it has
+    await jest.advanceTimersByTimeAsync(5);
+    expect(claims).toBe(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(claims).toBe(2); // and once it surely has
+  });
+
+  it('waits out the uncertainty the clock has when the timer fires, not when it was armed', async () => {
+    trigger.jobsDueAt(T0 + 100);
+    await jest.advanceTimersByTimeAsync(50);
+    clock.read(T0 + 60, T0 + 50, T0 + 70); // a reading since: the estimate is now good to 10 ms only
+    await jest.advanceTimersByTimeAsync(60);
+    expect(claims).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(claims).toBe(1);
+  });
+
   it('claims no more once stopped, though due times were left', async () => {
     trigger.jobsDueAt(T0 + 100);
     trigger.jobsDueAt(T0 + 200);

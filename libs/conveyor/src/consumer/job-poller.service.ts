@@ -115,7 +115,7 @@ export class JobPoller implements ClaimWaker {
   jobsDueAt(at: number): void {
     if (!this.running) return;
     const now = this.clock.now();
-    const { claimNow, timerAt } = this.rules.onDue(at, now);
+    const { claimNow, timerAt } = this.rules.onDue(at, now, this.marginMs);
     if (claimNow) this.wake();
     if (timerAt !== null) this.armDueTimer(timerAt, now);
   }
@@ -127,11 +127,12 @@ export class JobPoller implements ClaimWaker {
    */
   private armDueTimer(at: number, now: number): void {
     if (this.dueTimer) clearTimeout(this.dueTimer);
-    const margin = Math.ceil(this.clock.uncertaintyMs);
     this.dueTimer = setTimeout(
       () => {
         this.dueTimer = null;
         const fired = this.clock.now();
+        // The estimate's uncertainty as it is now: readings since the timer was armed may have changed it.
+        const margin = this.marginMs;
         // A timer can fire a millisecond early by the clock (or early by the 2^31 ms cap, or as the estimate moved): it
         // waits on.
         if (fired <= at + margin) {
@@ -142,8 +143,13 @@ export class JobPoller implements ClaimWaker {
         this.wake();
         if (next !== null) this.armDueTimer(next, fired);
       },
-      Math.min(at + margin - now + 1, 2 ** 31 - 1),
+      Math.min(at + this.marginMs - now + 1, 2 ** 31 - 1),
     );
+  }
+
+  /** How far, in whole ms, the clock estimate may be ahead of the database's clock (DatabaseClock.uncertaintyMs). */
+  private get marginMs(): number {
+    return Math.ceil(this.clock.uncertaintyMs);
   }
 
   /** ClaimWaker. */

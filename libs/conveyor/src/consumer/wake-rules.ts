@@ -72,12 +72,16 @@ export class WakeRules {
     return this.moreLikely && poolWantsRefill;
   }
 
-  /** Jobs are due by `at` (ClaimTrigger.jobsDueAt): whether to claim now, and whether to arm the due timer. */
-  onDue(at: number, now: number): DueDecision {
+  /**
+   * Jobs are due by `at` (ClaimTrigger.jobsDueAt): whether to claim now, and whether to arm the due timer. `marginMs`
+   * is how far the clock estimate may be ahead (DatabaseClock.uncertaintyMs): a due time passed by less than that
+   * may not have come by the database's clock yet, so the timer is kept for it as well as the claim now.
+   */
+  onDue(at: number, now: number, marginMs = 0): DueDecision {
     const delay = at - now;
     const claimNow = delay <= CLOCK_SLACK_MS;
     if (claimNow) this.moreLikely = true;
-    const earliest = delay > 0 && this.due.add(at);
+    const earliest = delay > -marginMs && this.due.add(at);
     return { claimNow, timerAt: earliest ? at : null };
   }
 
