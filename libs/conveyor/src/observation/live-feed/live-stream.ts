@@ -86,7 +86,7 @@ export class LiveStream {
     });
   }
 
-  /** Ends the stream cleanly (server shutting down). */
+  /** Ends the stream cleanly: the server is shutting down, or no watch lease could be taken for it. */
   end(): void {
     if (this.done) return;
     this.res.end();
