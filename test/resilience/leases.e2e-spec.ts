@@ -59,6 +59,62 @@ describe('leases, heartbeats and rescue', () => {
     expect(rows[0].n).toBe(1);
   });
 
+  it("keeps extending the other leases while one held job's row stays locked, so each of them runs once", async () => {
+    // lease-a (the first case's worker) is the only worker. The locked job is enqueued first, so its id comes first in
+    // the order the outcome writes lock rows in.
+    const locked = await control.jobs.enqueue('TEST_RECORD', { sleepMs: 3 * LEASE.leaseMs });
+    const others = await Promise.all([1, 2, 3].map(() => control.jobs.enqueue('TEST_RECORD', { sleepMs: 4 * LEASE.leaseMs })));
+    const ids = [locked.id, ...others.map((o) => o.id)];
+    await waitFor(async () => (await Promise.all(ids.map(job))).every((r) => r.status === JobStatus.RUNNING), {
+      message: 'all four jobs to be running',
+    });
+    // Another transaction holds the row, as an outcome write storing a large result does while it runs.
+    const holder = await control.sql.connect();
+    try {
+      await holder.query('BEGIN');
+      const { rows } = await holder.query<{ at: Date }>(`SELECT now() AS at FROM ${control.jobsTable} WHERE id = $1 FOR UPDATE`, [
+        locked.id,
+      ]);
+      const lockedAt = rows[0].at;
+      const { rows: claims } = await control.sql.query<{ id: string; lease_token: string }>(
+        `SELECT id, lease_token FROM ${control.jobsTable} WHERE id = ANY($1::uuid[])`,
+        [others.map((o) => o.id)],
+      );
+      // A heartbeat later than the others' leases would have run out since the lock was taken extended them, under
+      // the claims they were running under (not a new claim after a rescue).
+      await waitFor(
+        async () => {
+          const { rows: extended } = await control.sql.query(
+            `SELECT j.id FROM ${control.jobsTable} j JOIN unnest($1::uuid[], $2::uuid[]) AS c(id, token) ON j.id = c.id
+             WHERE j.lease_token = c.token AND j.status = 'RUNNING' AND j.locked_until > $3::timestamptz + $4 * interval '1 millisecond'`,
+            [claims.map((c) => c.id), claims.map((c) => c.lease_token), lockedAt, 2 * LEASE.leaseMs],
+          );
+          return extended.length === others.length;
+        },
+        { timeoutMs: 4 * LEASE.leaseMs, message: "the others' leases to be extended past the lock" },
+      );
+    } finally {
+      await holder.query('COMMIT').catch(() => undefined);
+      holder.release();
+    }
+    const ended = await waitFor(
+      async () => {
+        const jobs = await Promise.all(ids.map(job));
+        return jobs.every((r) => r.status === JobStatus.COMPLETED || r.status === JobStatus.DEAD) ? jobs : null;
+      },
+      { timeoutMs: 30_000, message: 'the four jobs to end' },
+    );
+    for (const other of ended.slice(1)) expect(other).toMatchObject({ status: JobStatus.COMPLETED, attempts: 1, errors: [] });
+    // The locked job's own lease could not be extended: its attempt was given up and it ran again.
+    expect(ended[0]).toMatchObject({ status: JobStatus.COMPLETED, attempts: 2 });
+    expect(ended[0].errors.map((e) => e.kind)).toEqual(['lease-expired']);
+    const { rows } = await recorder.query<{ job_id: string; n: number }>(
+      `SELECT job_id, count(*)::int AS n FROM ${invocationsTable(schema.schema)} WHERE job_id = ANY($1::uuid[]) GROUP BY job_id`,
+      [others.map((o) => o.id)],
+    );
+    expect(rows.map((r) => r.n)).toEqual([1, 1, 1]);
+  });
+
   it('rescues the job of a frozen worker, and fences the old worker out when it wakes up', async () => {
     const frozen = await start('lease-frozen');
     const j = await control.jobs.enqueue('TEST_RECORD', { sleepMs: 2 * LEASE.leaseMs, ignoreSignal: true });

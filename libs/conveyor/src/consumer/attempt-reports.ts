@@ -1,7 +1,7 @@
 import { JobStatus } from '../job/job-status';
 import { LivePublisher } from '../observation/live/live-publisher.service';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
-import { jobExtendLeases } from '../storage/statements/job-extend-leases.sql';
+import { jobExtendLease } from '../storage/statements/job-extend-leases.sql';
 import { jobSetProgress } from '../storage/statements/job-set-progress.sql';
 import { run } from '../storage/statements/statement';
 import { LeaseLostError } from '../errors/lease-lost.error';
@@ -41,7 +41,7 @@ export function createAttemptReports(db: ConveyorDatabase, leaseMs: number, pool
   return {
     heartbeat: async (held) => {
       const sentAt = performance.now();
-      const { rows } = await run<{ id: string }>(db.pool, jobExtendLeases(db.tables, [{ id: held.job.id, token: held.token }], leaseMs));
+      const { rows } = await run<{ id: string }>(db.pool, jobExtendLease(db.tables, { id: held.job.id, token: held.token }, leaseMs));
       if (rows.length === 0) return lost(held);
       pool.leasesExtended([{ id: held.job.id, token: held.token }], sentAt);
     },

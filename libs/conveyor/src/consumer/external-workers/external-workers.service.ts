@@ -15,7 +15,7 @@ import { Job } from '../../job/job';
 import { JobRow, mapJobRow } from '../../storage/statements/job-row.mapper';
 import { JobStatus } from '../../job/job-status';
 import { jobLog } from '../../observation/logging/job-log-fields';
-import { jobExtendLeases } from '../../storage/statements/job-extend-leases.sql';
+import { jobExtendLease } from '../../storage/statements/job-extend-leases.sql';
 import { FinishAnswer } from '../../storage/statements/finish-answer.codec';
 import { FinishRow } from '../../storage/statements/finish-row';
 import { jobFinishMany } from '../../storage/statements/job-finish-many.sql';
@@ -93,7 +93,7 @@ export class ExternalWorkers {
 
   /** Extends the lease by `leaseMs` (the engine's `leaseMs` when omitted) from now. */
   async heartbeat(id: string, leaseToken: string, leaseMs = this.options.leaseMs): Promise<ExternalLease> {
-    const stmt = jobExtendLeases(this.db.tables, [{ id, token: leaseToken }], leaseMs);
+    const stmt = jobExtendLease(this.db.tables, { id, token: leaseToken }, leaseMs);
     const { rows } = await run<{ id: string; locked_until: Date }>(this.db.pool, stmt);
     if (rows.length === 1) return { id, lockedUntil: rows[0].locked_until };
     throw this.refuse(await this.get(id));

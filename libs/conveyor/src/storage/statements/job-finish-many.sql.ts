@@ -17,8 +17,8 @@ import { SqlTables, Statement } from './statement';
  * partial lease index, whose entries for finished jobs stay until vacuum, so the write would grow with the jobs
  * finished since the last vacuum; `id = ANY(…)` gives it the primary key, a lookup per outcome however big the
  * table (docs/performance.md, "Design notes from measurements").
- * The rows are locked in id order before any changes (`lockedInIdOrder`), so this write cannot deadlock with a
- * heartbeat or another outcome write over the same jobs, whatever plan each of them gets.
+ * The rows are locked in id order before any changes (`lockedInIdOrder`), so this write cannot deadlock with
+ * another outcome write or an operator's bulk action over the same jobs, whatever plan each of them gets.
  * The outcomes travel as parallel arrays through `unnest`, whose rows the planner counts right (a jsonb record
  * set can be re-scanned once per updated row). Arrays are built here (see sql-arrays): ids and tokens in binary, statuses
  * as a literal, and a column that is null in every row (the result, error and history of plain completions)

@@ -11,16 +11,16 @@ export interface LockedRows {
 
 /**
  * The lock order of every statement that changes several job rows it is given by id and may wait for them
- * (heartbeats, outcome writes, the operator actions cancel, retry and delete, which take up to MAX_BULK_IDS jobs):
+ * (outcome writes, the operator actions cancel, retry and delete, which take up to MAX_BULK_IDS jobs):
  * a CTE `locked` that locks the listed rows in id order, through which the statement's UPDATE or DELETE then
  * reaches its rows (`WHERE j.id = ANY(ARRAY(SELECT id FROM locked))`).
  *
  * A plain `UPDATE … WHERE id = ANY(…)` locks its rows in the order its plan visits them: id order through the
  * primary key, the order they lie in the table through a sequential or bitmap scan, the order of the list
  * through a nested loop over it. Plans differ between connections (the worker connection's planner settings)
- * and with the table's statistics, so two such statements over the same rows (an instance's heartbeat on the
- * pool and its outcome batch on the worker connection) could each hold a row the other was waiting for, and
- * PostgreSQL aborted one of them as a deadlock. A locking SELECT with ORDER BY locks its rows in that order
+ * and with the table's statistics, so two such statements over the same rows (an operator's bulk cancel on the
+ * pool and an outcome batch on the worker connection) could each hold a row the other was waiting for, and
+ * PostgreSQL would abort one of them as a deadlock. A locking SELECT with ORDER BY locks its rows in that order
  * (the lock step runs on the sorted rows), so statements that all lock this way wait for one another only in id
  * order, which cannot close a cycle.
  *
@@ -35,8 +35,8 @@ export interface LockedRows {
  *   would cost a comparison per pair of row and token.
  *
  * Statements that never wait need no order, since a statement that does not wait cannot be part of a cycle:
- * the claims, the lease rescue, retention and the filtered bulk retry (jobRetryMany) take their rows with SKIP
- * LOCKED, and the single-row statements hold nothing while they wait.
+ * the claims, the heartbeat round (jobExtendLeases), the lease rescue, retention and the filtered bulk retry
+ * (jobRetryMany) take their rows with SKIP LOCKED, and the single-row statements hold nothing while they wait.
  */
 export function lockedInIdOrder(jobs: string, ids: string, rows: LockedRows = {}): string {
   const where = rows.where ? ` AND ${rows.where}` : '';
