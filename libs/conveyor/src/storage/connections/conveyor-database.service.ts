@@ -14,7 +14,7 @@ import { ENGINE_TYPE_PARSERS } from './engine-type-parsers';
 import { channelFor, SqlTables, sqlTablesFor } from './sql-tables';
 import { guardPooledClients, KEEPALIVE_IDLE_MS } from './pooled-client-guard';
 import { QueryOptions, SqlResult, SqlRunner, STATEMENT_DEADLINE_MS } from './sql-runner.interface';
-import { withinDeadline } from './statement-deadline';
+import { carriageMs, withinDeadline } from './statement-deadline';
 import { TRANSACTION_BEGIN_SQL } from './transaction-begin';
 import { CallerTransactionCommits } from './caller-transaction-commits';
 
@@ -230,12 +230,13 @@ export class ConveyorDatabase implements OnModuleDestroy {
 
   /**
    * Runs one statement on a connection the engine holds, with the engine's type parsers and the statement's
-   * deadline ({@link STATEMENT_DEADLINE_MS} unless it says otherwise): past it the connection is abandoned.
+   * deadline ({@link STATEMENT_DEADLINE_MS} unless it says otherwise, longer by what its parameters carry:
+   * `carriageMs`): past it the connection is abandoned.
    */
   async queryOn<R>(client: Client | PoolClient, text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> {
     try {
       const answer = client.query(queryConfig(text, values, options, this.pooler === 'none'));
-      const answered = await withinDeadline(client, answer, options?.deadlineMs ?? STATEMENT_DEADLINE_MS);
+      const answered = await withinDeadline(client, answer, (options?.deadlineMs ?? STATEMENT_DEADLINE_MS) + carriageMs(values));
       // Text with several statements (a migration) answers with one result each: the last one stands for all.
       const res = (Array.isArray(answered) ? answered.at(-1) : answered) as QueryResult | undefined;
       return { rows: youngRows(res?.rows ?? []) as R[], rowCount: res?.rowCount ?? 0 };

@@ -27,7 +27,9 @@ export interface QueryOptions {
 }
 
 /**
- * Deadline of the engine's ordinary statements (claims, outcome writes, heartbeats, inserts, reads by key).
+ * Deadline of the engine's ordinary statements (claims, outcome writes, heartbeats, inserts, reads by key), before
+ * what the statement carries (`carriageMs`: a result or payload of many MB takes the database seconds to store) and,
+ * on the pipelined worker connection, what the statements sent before it carry.
  *
  * On a network that silently drops packets a statement in flight is not failed by TCP for minutes, and its
  * connection stays checked out meanwhile. A statement sent `x` ms before the network heals is retransmitted

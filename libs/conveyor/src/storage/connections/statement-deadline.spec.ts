@@ -1,7 +1,7 @@
 import { createServer, Server, Socket } from 'node:net';
 import type { Client } from 'pg';
 import { isConnectionError } from './connection-errors';
-import { StatementDeadlineError, withinDeadline } from './statement-deadline';
+import { carriageMs, StatementDeadlineError, withinDeadline } from './statement-deadline';
 
 /** A pg client as far as `withinDeadline` sees it: its connection's socket, here a real one to a silent server. */
 function clientOn(socket: Socket): Client {
@@ -65,5 +65,14 @@ describe('withinDeadline', () => {
     setTimeout(() => answer('late rows'), 30);
     await expect(result).resolves.toBe('late rows');
     expect(socket.destroyed).toBe(false);
+  });
+});
+
+describe('carriageMs', () => {
+  it('allows one ms per 1,000 characters of text parameters, arrays element by element, binary ones by their bytes', () => {
+    expect(carriageMs(undefined)).toBe(0);
+    expect(carriageMs(['a'.repeat(999), 42, null, true])).toBe(0);
+    expect(carriageMs(['a'.repeat(50_000_000)])).toBe(50_000);
+    expect(carriageMs([['a'.repeat(1500), null, 'b'.repeat(1500)], Buffer.alloc(2000)])).toBe(5);
   });
 });

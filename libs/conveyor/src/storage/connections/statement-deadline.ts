@@ -14,6 +14,32 @@ export class StatementDeadlineError extends Error {
   }
 }
 
+/**
+ * Characters of parameter text a statement's deadline allows one millisecond for, besides its deadline: about 1 MB/s
+ * for carrying the text to the server and parsing and storing it there, well below what a healthy link and server
+ * do. A statement carrying a result or payload of tens of MB takes the database seconds; without this, its deadline
+ * would abandon a healthy connection and the statement would be sent again.
+ */
+const CHARS_PER_MS = 1000;
+
+/**
+ * How much longer than its deadline a statement carrying `values` may take, in ms: one per CHARS_PER_MS characters of
+ * its text parameters (and bytes of its binary ones), arrays counted element by element.
+ */
+export function carriageMs(values: readonly unknown[] | undefined): number {
+  let chars = 0;
+  for (const value of values ?? []) chars += sizeOf(value);
+  return Math.floor(chars / CHARS_PER_MS);
+}
+
+function sizeOf(value: unknown): number {
+  if (typeof value === 'string' || Buffer.isBuffer(value)) return value.length;
+  if (!Array.isArray(value)) return 0;
+  let chars = 0;
+  for (const element of value) chars += sizeOf(element);
+  return chars;
+}
+
 /** The part of a connection's socket that abandoning it uses (a net.Socket; a TLS socket's reset throws). */
 interface AbandonedSocket {
   destroy(): void;

@@ -5,7 +5,8 @@ import { connectionErrorText, isReadOnlyError } from './connection-errors';
 import { ConveyorDatabase } from './conveyor-database.service';
 import { dedicatedClient } from './dedicated-client';
 import { HELD_SESSION_SQL } from './held-session';
-import { QueryOptions, SqlResult, SqlRunner } from './sql-runner.interface';
+import { QueryOptions, SqlResult, SqlRunner, STATEMENT_DEADLINE_MS } from './sql-runner.interface';
+import { carriageMs } from './statement-deadline';
 
 /**
  * Planner settings of the worker connection. The claim must walk the partial claim index in
@@ -77,8 +78,14 @@ export class WorkerConnection implements OnApplicationShutdown {
   readonly runner: SqlRunner = {
     query: <R>(text: string, values?: unknown[], options?: QueryOptions) => {
       this.inFlight++;
+      const carriage = carriageMs(values);
+      const pipelined = this.db.pooler === 'none';
+      // Pipelined, a statement is answered after the ones sent before it: its deadline also allows for what they carry.
+      const behind = pipelined ? this.carriageInFlight : 0;
+      this.carriageInFlight += carriage;
+      const sent = behind > 0 ? { ...options, deadlineMs: (options?.deadlineMs ?? STATEMENT_DEADLINE_MS) + behind } : options;
       const send = (client: Client) =>
-        this.db.queryOn<R>(client, text, values, options).then(
+        this.db.queryOn<R>(client, text, values, sent).then(
           (res) => {
             this.readOnlySpell = false;
             return res;
@@ -89,13 +96,18 @@ export class WorkerConnection implements OnApplicationShutdown {
           },
         );
       let answer: Promise<SqlResult<R>>;
-      if (this.db.pooler !== 'none') answer = this.inTurn(() => this.connected().then(send));
+      if (!pipelined) answer = this.inTurn(() => this.connected().then(send));
       else answer = this.client ? send(this.client) : this.connected().then(send);
-      return answer.finally(() => this.inFlight--);
+      return answer.finally(() => {
+        this.inFlight--;
+        this.carriageInFlight -= carriage;
+      });
     },
   };
   /** Statements sent and not answered yet. */
   private inFlight = 0;
+  /** The `carriageMs` of the statements in flight. */
+  private carriageInFlight = 0;
   /** Without pipelining: settles when the last statement handed to `runner` is answered (see sessionSettings). */
   private lastTurn: Promise<unknown> = Promise.resolve();
   /**
