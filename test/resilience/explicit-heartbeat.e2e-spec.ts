@@ -31,6 +31,28 @@ class LongJobHandler extends JobHandlerHost {
   }
 }
 
+/** Lets the test drive a job's progress reports one at a time. */
+const reporting = {
+  report: null as null | (() => void),
+  results: [] as string[],
+  finish: null as null | (() => void),
+};
+
+@JobHandler('REPORTING_JOB')
+class ReportingJobHandler extends JobHandlerHost {
+  async handle(_job: Job, ctx: JobContext): Promise<string> {
+    for (;;) {
+      const next = await new Promise<'report' | 'finish'>((resolve) => {
+        reporting.report = () => resolve('report');
+        reporting.finish = () => resolve('finish');
+      });
+      if (next === 'finish') return 'done';
+      await ctx.progress(reporting.results.length + 1);
+      reporting.results.push('ok');
+    }
+  }
+}
+
 /** Lets the test hold an overrunning attempt until the job's next attempt has started. */
 const overrun = {
   secondStarted: null as null | (() => void),
@@ -73,7 +95,7 @@ describe('explicit heartbeat', () => {
     // Automatic heartbeats are far apart here, so every extension seen comes from the handler.
     t = await createTestApp({
       schema: schema.schema,
-      providers: [LongJobHandler, OverrunHandler],
+      providers: [LongJobHandler, ReportingJobHandler, OverrunHandler],
       engine: { leaseMs: 60_000, heartbeatIntervalMs: 30_000 },
       http: false,
     });
@@ -94,6 +116,25 @@ describe('explicit heartbeat', () => {
     expect(control.results).toEqual(['ok']);
     expect(after.locked_until.getTime()).toBeGreaterThan(before.locked_until.getTime());
     control.finish!();
+    await waitFor(async () => (await t.jobs.get(job.id)).status === JobStatus.COMPLETED);
+  });
+
+  it('extends the lease with each progress report, never shortening it', async () => {
+    reporting.results = [];
+    const job = await t.jobs.enqueue('REPORTING_JOB', {});
+    await waitFor(async () => reporting.report !== null && (await t.jobs.get(job.id)).status === JobStatus.RUNNING);
+    const before = await leaseOf(job.id);
+    reporting.report!();
+    await waitFor(() => reporting.results.length === 1);
+    const after = await leaseOf(job.id);
+    expect(after.locked_until.getTime()).toBeGreaterThan(before.locked_until.getTime());
+    // A lease longer than the engine's (an HTTP worker may ask for one) is kept.
+    const far = new Date(Date.now() + 3_600_000);
+    await t.sql.query(`UPDATE ${t.jobsTable} SET locked_until = $2 WHERE id = $1`, [job.id, far]);
+    reporting.report!();
+    await waitFor(() => reporting.results.length === 2);
+    expect((await leaseOf(job.id)).locked_until.getTime()).toBe(far.getTime());
+    reporting.finish!();
     await waitFor(async () => (await t.jobs.get(job.id)).status === JobStatus.COMPLETED);
   });
 

@@ -31,7 +31,7 @@ export interface LeaseHolder {
 /**
  * A handler's explicit heartbeat and its progress reports, one pair of functions for every attempt of a pool. Each is
  * one statement fenced by the attempt's lease token: when the claim is gone it changes nothing, the pool drops the
- * job (`markLost`) and the call rejects with LeaseLostError.
+ * job (`markLost`) and the call rejects with LeaseLostError. Each extends the lease as well.
  */
 export function createAttemptReports(db: ConveyorDatabase, leaseMs: number, pool: LeaseHolder, live?: LivePublisher): AttemptReports {
   const lost = (held: HeldJob): never => {
@@ -48,8 +48,12 @@ export function createAttemptReports(db: ConveyorDatabase, leaseMs: number, pool
     progress: async (held, input) => {
       const progress = readJobProgress(input);
       held.reportedProgress = true;
-      const { rows } = await run<{ id: string }>(db.pool, jobSetProgress(db.tables, held.job.id, held.token, JSON.stringify(progress)));
+      const sentAt = performance.now();
+      const report = jobSetProgress(db.tables, held.job.id, held.token, JSON.stringify(progress), leaseMs);
+      const { rows } = await run<{ id: string }>(db.pool, report);
       if (rows.length === 0) return lost(held);
+      // The report extended the lease (see jobSetProgress): the heartbeat round may have passed its row by.
+      pool.leasesExtended([{ id: held.job.id, token: held.token }], sentAt);
       live?.announce([{ id: held.job.id, status: JobStatus.RUNNING }]);
     },
   };
