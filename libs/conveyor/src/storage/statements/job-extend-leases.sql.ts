@@ -5,8 +5,10 @@ export interface ExtendedLeaseRow {
   id: string;
   /**
    * Whether the lease was extended. False for a row another transaction held locked (an outcome write of this
-   * worker in flight, the sweeper's rescue, an operator's action): the statement passed it by, so its lease is
-   * unchanged and whether this worker still owns it is not known until a later round.
+   * worker in flight, the handler's own progress report or heartbeat, the sweeper's rescue, an operator's action):
+   * the statement passed it by, so its lease is unchanged and whether this worker still owns it is not known until a
+   * later round. A handler that reports often has its row passed by often, so its reports extend the lease
+   * themselves (jobSetProgress).
    */
   extended: boolean;
 }
