@@ -20,9 +20,9 @@ export interface ExtendedLeaseRow {
  * The round never waits for a row lock (SKIP LOCKED). One held job's row may stay locked for a long time — its
  * outcome write storing a result of many megabytes, a user's transaction holding it — and a round that waited for
  * it would extend none of the other leases meanwhile, so the sweeper would take jobs that are running or whose
- * outcomes are queued. A row passed by comes back with `extended` false (a row that no longer exists does not come
- * back). Since it waits for nothing, it cannot
- * close a lock cycle with the outcome writes (which lock in id order) either.
+ * outcomes are queued. A row passed by comes back with `extended` false; a row that no longer exists does not come
+ * back (one deleted by a transaction that committed after the round's snapshot comes back once more as passed by).
+ * Since it waits for nothing, it cannot close a lock cycle with the outcome writes (which lock in id order) either.
  */
 export function jobExtendLeases(t: SqlTables, held: { id: string; token: string }[], leaseMs: number): Statement {
   return {
@@ -39,7 +39,7 @@ WITH locked AS (
 SELECT id, true AS extended FROM extended
 UNION ALL
 SELECT p.id, false AS extended FROM unnest($1::uuid[]) AS p(id)
-WHERE p.id <> ALL(ARRAY(SELECT id FROM locked)) AND EXISTS (SELECT 1 FROM ${t.jobs} WHERE id = p.id)`,
+WHERE NOT EXISTS (SELECT 1 FROM locked l WHERE l.id = p.id) AND EXISTS (SELECT 1 FROM ${t.jobs} WHERE id = p.id)`,
     values: [held.map((h) => h.id), held.map((h) => h.token), leaseMs],
   };
 }
