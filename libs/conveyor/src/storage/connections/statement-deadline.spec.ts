@@ -12,6 +12,9 @@ describe('withinDeadline', () => {
   let server: Server;
   let socket: Socket;
 
+  /** Run by the server right after it wrote an answer (the answer is on its way to the client's socket). */
+  let afterAnswer: (() => void) | undefined;
+
   /** How the server's end of the connection ended: a reset, or a clean close. */
   let serverSaw: Promise<'reset' | 'closed'>;
 
@@ -21,6 +24,11 @@ describe('withinDeadline', () => {
     server = createServer((peer) => {
       peer.on('error', (err: NodeJS.ErrnoException) => seen(err.code === 'ECONNRESET' ? 'reset' : 'closed'));
       peer.on('end', () => seen('closed'));
+      // A server that answers whatever it is sent.
+      peer.on('data', () => {
+        peer.write('answer');
+        afterAnswer?.();
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
@@ -56,6 +64,27 @@ describe('withinDeadline', () => {
     const overrun = withinDeadline(clientOn(socket), new Promise<never>(() => undefined), 20);
     await expect(overrun).rejects.toBeInstanceOf(StatementDeadlineError);
     await expect(serverSaw).resolves.toBe('reset');
+  });
+
+  it('takes an answer that arrived while this process was busy past the deadline, and leaves the connection open', async () => {
+    const answer = new Promise<string>((resolve) => socket.once('data', (data) => resolve(data.toString())));
+    let result!: Promise<string>;
+    const blocked = new Promise<void>((resolve) => {
+      afterAnswer = () => {
+        afterAnswer = undefined;
+        result = withinDeadline(clientOn(socket), answer, 20);
+        // The event loop blocks past the deadline while the answer waits in the client's socket.
+        const until = Date.now() + 200;
+        while (Date.now() < until) {
+          // busy
+        }
+        resolve();
+      };
+    });
+    socket.write('statement');
+    await blocked;
+    await expect(result).resolves.toBe('answer');
+    expect(socket.destroyed).toBe(false);
   });
 
   it('sets no deadline when given none', async () => {

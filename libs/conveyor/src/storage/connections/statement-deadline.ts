@@ -81,19 +81,26 @@ export function abandonConnection(client: Client | PoolClient): void {
 export function withinDeadline<T>(client: Client | PoolClient, answer: Promise<T>, deadlineMs: number): Promise<T> {
   if (!Number.isFinite(deadlineMs)) return answer;
   return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const settle = (then: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      then();
+    };
     const timer = setTimeout(() => {
-      reject(new StatementDeadlineError(deadlineMs));
-      abandonConnection(client);
+      // After this process was busy past the deadline (its event loop blocked), expired timers run before the sockets
+      // are read: an answer that arrived meanwhile gets that read (setImmediate runs after it) before it counts as late.
+      setImmediate(() =>
+        settle(() => {
+          reject(new StatementDeadlineError(deadlineMs));
+          abandonConnection(client);
+        }),
+      );
     }, deadlineMs);
     answer.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
+      (value) => settle(() => resolve(value)),
+      (err: unknown) => settle(() => reject(err)),
     );
   });
 }
