@@ -12,23 +12,20 @@ describe('withinDeadline', () => {
   let server: Server;
   let socket: Socket;
 
-  /** Run by the server right after it wrote an answer (the answer is on its way to the client's socket). */
-  let afterAnswer: (() => void) | undefined;
-
   /** How the server's end of the connection ended: a reset, or a clean close. */
   let serverSaw: Promise<'reset' | 'closed'>;
+  /** The server's end of the connection. */
+  let serverPeer: Promise<Socket>;
 
   beforeEach(async () => {
     let seen!: (how: 'reset' | 'closed') => void;
     serverSaw = new Promise((resolve) => (seen = resolve));
+    let accepted!: (peer: Socket) => void;
+    serverPeer = new Promise((resolve) => (accepted = resolve));
     server = createServer((peer) => {
+      accepted(peer);
       peer.on('error', (err: NodeJS.ErrnoException) => seen(err.code === 'ECONNRESET' ? 'reset' : 'closed'));
       peer.on('end', () => seen('closed'));
-      // A server that answers whatever it is sent.
-      peer.on('data', () => {
-        peer.write('answer');
-        afterAnswer?.();
-      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
@@ -66,24 +63,56 @@ describe('withinDeadline', () => {
     await expect(serverSaw).resolves.toBe('reset');
   });
 
-  it('takes an answer that arrived while this process was busy past the deadline, and leaves the connection open', async () => {
-    const answer = new Promise<string>((resolve) => socket.once('data', (data) => resolve(data.toString())));
-    let result!: Promise<string>;
-    const blocked = new Promise<void>((resolve) => {
-      afterAnswer = () => {
-        afterAnswer = undefined;
-        result = withinDeadline(clientOn(socket), answer, 20);
-        // The event loop blocks past the deadline while the answer waits in the client's socket.
-        const until = Date.now() + 200;
-        while (Date.now() < until) {
-          // busy
-        }
-        resolve();
-      };
+  it('keeps a connection that goes on bringing its answer past the deadline, and abandons it once it has been silent for as long', async () => {
+    // The server sends the answer in pieces for 8 deadlines' time, then stops: the answer arrived in full only once
+    // all came, and the connection then stays silent.
+    const pieces = 8;
+    const server2 = await new Promise<Server>((resolve) => {
+      const s = createServer((peer) => {
+        let sent = 0;
+        const tick = setInterval(() => {
+          peer.write('x'.repeat(1000));
+          if (++sent === pieces) clearInterval(tick);
+        }, 25);
+        peer.on('error', () => clearInterval(tick));
+        peer.on('close', () => clearInterval(tick));
+      });
+      s.listen(0, '127.0.0.1', () => resolve(s));
     });
-    socket.write('statement');
-    await blocked;
-    await expect(result).resolves.toBe('answer');
+    const streaming = new Socket();
+    await new Promise<void>((resolve) => streaming.connect((server2.address() as { port: number }).port, '127.0.0.1', resolve));
+    try {
+      let received = 0;
+      const whole = new Promise<number>((resolve) =>
+        streaming.on('data', (d: Buffer) => {
+          received += d.length;
+          if (received === pieces * 1000) resolve(received);
+        }),
+      );
+      await expect(withinDeadline(clientOn(streaming), whole, 60)).resolves.toBe(pieces * 1000);
+      expect(streaming.destroyed).toBe(false);
+      // The same connection, silent now: its next statement is abandoned at its deadline.
+      await expect(withinDeadline(clientOn(streaming), new Promise<never>(() => undefined), 60)).rejects.toBeInstanceOf(
+        StatementDeadlineError,
+      );
+      expect(streaming.destroyed).toBe(true);
+    } finally {
+      streaming.destroy();
+      await new Promise<void>((resolve) => server2.close(() => resolve()));
+    }
+  });
+
+  it('reads what arrived while the event loop was busy before taking the connection for dead', async () => {
+    // The answer is in the socket's buffer when the deadline passes, unread, since the loop was blocked past it.
+    const peer = await serverPeer;
+    const answered = new Promise<string>((resolve) => socket.once('data', () => resolve('rows')));
+    const result = withinDeadline(clientOn(socket), answered, 20);
+    peer.write('answer');
+    const until = Date.now() + 80;
+    while (Date.now() < until) {
+      // busy: the event loop is blocked past the deadline
+    }
+    await expect(result).resolves.toBe('rows');
     expect(socket.destroyed).toBe(false);
   });
 

@@ -73,34 +73,75 @@ export function abandonConnection(client: Client | PoolClient): void {
   socket.destroy();
 }
 
+/** The stream pg reads a connection's answers from (a TLS socket over TLS), as far as hearing from it needs. */
+interface HeardStream {
+  on(event: 'data', listener: () => void): unknown;
+}
+
+/** When each connection's stream last brought bytes (performance.now()), for the streams a deadline watched. */
+const lastHeard = new WeakMap<object, { at: number }>();
+
 /**
- * `answer`, or a {@link StatementDeadlineError} once `deadlineMs` passed without one, in which case the
- * connection the statement is on is abandoned: a statement that overran may be stuck in a dead TCP
+ * The record of when `client`'s connection last brought bytes, listening to its stream from the first statement a
+ * deadline watches on it; none for a client without a stream (pg's native binding), whose deadline is plain.
+ */
+function hearingOf(client: Client | PoolClient): { at: number } | undefined {
+  const stream = (client as unknown as { connection?: { stream?: HeardStream } }).connection?.stream;
+  if (!stream || typeof stream.on !== 'function') return undefined;
+  let heard = lastHeard.get(stream);
+  if (!heard) {
+    const record = { at: 0 };
+    stream.on('data', () => (record.at = performance.now()));
+    lastHeard.set(stream, record);
+    heard = record;
+  }
+  return heard;
+}
+
+/**
+ * `answer`, or a {@link StatementDeadlineError} once `deadlineMs` passed with nothing heard from the connection, in
+ * which case the connection the statement is on is abandoned: a statement that overran may be stuck in a dead TCP
  * connection, and whatever else waits on that connection would be stuck behind it.
+ *
+ * The deadline counts silence, not the answer's length: bytes arriving on the connection (this statement's answer, or
+ * on a pipelined connection the answers ahead of it) show it alive, and the deadline runs again from the last of them.
+ * An answer of many MB (a claim of jobs with large payloads) takes seconds to arrive and parse, which no deadline
+ * fixed in advance allows for. The deadline is judged after the event loop's next poll for I/O, so that bytes that
+ * arrived while the loop was busy elsewhere count before a connection is taken for dead.
  */
 export function withinDeadline<T>(client: Client | PoolClient, answer: Promise<T>, deadlineMs: number): Promise<T> {
   if (!Number.isFinite(deadlineMs)) return answer;
+  const heard = hearingOf(client);
+  const sentAt = performance.now();
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const settle = (then: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      then();
+    let timer: NodeJS.Timeout | undefined;
+    const judge = () => {
+      timer = undefined;
+      setImmediate(() => {
+        if (settled) return;
+        const quietMs = performance.now() - Math.max(sentAt, heard?.at ?? 0);
+        if (quietMs < deadlineMs) {
+          timer = setTimeout(judge, deadlineMs - quietMs);
+          return;
+        }
+        settled = true;
+        reject(new StatementDeadlineError(deadlineMs));
+        abandonConnection(client);
+      });
     };
-    const timer = setTimeout(() => {
-      // After this process was busy past the deadline (its event loop blocked), expired timers run before the sockets
-      // are read: an answer that arrived meanwhile gets that read (setImmediate runs after it) before it counts as late.
-      setImmediate(() =>
-        settle(() => {
-          reject(new StatementDeadlineError(deadlineMs));
-          abandonConnection(client);
-        }),
-      );
-    }, deadlineMs);
+    timer = setTimeout(judge, deadlineMs);
     answer.then(
-      (value) => settle(() => resolve(value)),
-      (err: unknown) => settle(() => reject(err)),
+      (value) => {
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        settled = true;
+        clearTimeout(timer);
+        reject(err);
+      },
     );
   });
 }
