@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { JobStatus } from '@conveyor/core';
 import { jobList } from '@conveyor/core/storage/statements';
 import { expectErrorBody } from './support/error-body.assertions';
@@ -263,6 +264,23 @@ describe('GET /jobs and GET /jobs/:id', () => {
 
     it('400 for a repeated parameter', async () => {
       expectErrorBody(await t.api().get('/jobs?status=PENDING&status=DEAD'), 400, ['status']);
+    });
+
+    it('ends a page early on the size of its jobs, after at least one, and the cursor goes on from there', async () => {
+      // Random text, as PostgreSQL stores it (it does not compress): what a page may hold is counted as stored.
+      const blob = (bytes: number) => randomBytes((bytes * 3) / 4).toString('base64');
+      const ids: string[] = [];
+      for (const bytes of [400_000, 400_000, 400_000, 400_000, 1_200_000])
+        ids.push((await t.jobs.enqueue('TEST_RECORD', { blob: blob(bytes) }, { queue: 'bulky' })).id);
+      try {
+        // Newest first: 1.2 MB alone; three of 400 kB (a fourth would take the page past 1 MiB); the last.
+        const pages = await allPages({ queue: 'bulky', limit: 10 });
+        expect(pages.map((p) => p.items.length)).toEqual([1, 3, 1]);
+        expect(pages.map((p) => p.nextCursor === null)).toEqual([false, false, true]);
+        expect(pages.flatMap((p) => p.items.map((j) => j.id))).toEqual([...ids].reverse());
+      } finally {
+        await t.sql.query(`DELETE FROM ${t.jobsTable} WHERE queue = 'bulky'`);
+      }
     });
   });
 });

@@ -16,6 +16,7 @@ import {
   jobGetById,
   jobGetByUniqueKeys,
   jobList,
+  ListedJobRow,
   JobListFilter,
   jobRetry,
   jobRunNow,
@@ -184,8 +185,9 @@ export class JobsService {
   async list(filter: Omit<JobListFilter, 'beforeId'> & { cursor?: string }): Promise<JobPage> {
     const beforeId = filter.cursor ? decodeCursor(filter.cursor) : undefined;
     const escapedKey = filter.key?.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const { rows } = await run<JobRow>(this.db.pool, jobList(this.db.tables, { ...filter, key: escapedKey, beforeId }));
-    const more = rows.length > filter.limit;
+    const { rows } = await run<ListedJobRow>(this.db.pool, jobList(this.db.tables, { ...filter, key: escapedKey, beforeId }));
+    // More exist when the page read one past the limit, or ended early on the size of its jobs (LIST_PAGE_STORED_BYTES).
+    const more = rows.length > filter.limit || (rows.length > 0 && rows[0].page_rows > rows.length);
     const items = rows.slice(0, filter.limit).map((r) => mapJobRow(r));
     return { items, nextCursor: more ? encodeCursor(items[items.length - 1].id) : null };
   }

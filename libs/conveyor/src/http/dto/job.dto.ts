@@ -136,7 +136,12 @@ export class JobPageDto {
   @ApiProperty({ type: [JobDto] })
   items: JobDto[];
 
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last one.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Pass as `cursor` for the next page; null on the last one. A page of large jobs may hold fewer than `limit` and still have one.',
+  })
   nextCursor: string | null;
 }
 
