@@ -2,7 +2,7 @@ import { Client, Pool } from 'pg';
 import { ConveyorEvents, Job } from '@conveyor/core';
 import { NotificationListener } from '@conveyor/core/consumer/notification-listener.service';
 import { SharedInsertService } from '@conveyor/core/submission/shared-insert.service';
-import { MAX_STATEMENT_PAYLOAD_CHARS } from '@conveyor/core/submission/statement-budget';
+import { MAX_STATEMENT_PAYLOAD_CHARS, SOLO_PAYLOAD_CHARS } from '@conveyor/core/submission/statement-budget';
 import { installInsertProbe, InsertProbe } from '../support/insert-probe';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
@@ -98,10 +98,12 @@ describe('enqueue: concurrent in-code submissions share statements', () => {
   });
 
   it('a group of large payloads is cut at the payload budget: the waiting submissions take more than one statement', async () => {
-    const big = 'x'.repeat(1024 * 1024);
+    // Just under SOLO_PAYLOAD_CHARS, so they share the lane of the lead rather than take the lane of large ones.
+    const big = 'x'.repeat(1_000_000);
     const { jobs } = await behindALead(24, (i) => t.jobs.enqueue('TEST_RECORD', { i, big }, { runAt: FAR_FUTURE }));
-    // 15 payloads of just over 1 MiB fit in MAX_STATEMENT_PAYLOAD_CHARS (16 MiB), 16 do not: 15, then 9.
+    // 16 payloads of just over 1,000,000 characters fit in MAX_STATEMENT_PAYLOAD_CHARS (16 MiB), 17 do not: 16, then 8.
     expect(MAX_STATEMENT_PAYLOAD_CHARS).toBe(16 * 1024 * 1024);
+    expect(SOLO_PAYLOAD_CHARS).toBe(1024 * 1024);
     expect(await insertsOf(jobs)).toBe(2);
     const { rows } = await t.sql.query<{ n: number; whole: number }>(
       `SELECT count(*)::int AS n, count(*) FILTER (WHERE length(payload->>'big') = $2)::int AS whole FROM ${t.jobsTable} WHERE id = ANY($1::uuid[])`,

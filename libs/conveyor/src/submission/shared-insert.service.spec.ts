@@ -5,6 +5,7 @@ import { NewJobRow } from '../storage/statements';
 import { JobRow } from '../storage/statements/job-row.mapper';
 import { LocalPickup } from './local-pickup.port';
 import { SharedInsertAnswer, SharedInsertService } from './shared-insert.service';
+import { SOLO_PAYLOAD_CHARS } from './statement-budget';
 import { SPEC_TABLES as tables } from '../../../../test/support/sql-tables.fixture';
 import { newJobRow as request } from '../../../../test/support/new-job-row.fixture';
 
@@ -329,5 +330,50 @@ describe('SharedInsertService', () => {
       Array.from({ length: 7 }, () => request()),
     );
     expect(table.statements.map((s) => s.ids.length)).toEqual([1, 3, 3, 1]);
+  });
+
+  it('inserts a submission with a large payload in a lane of its own, beside the group in flight, and the others without waiting for it', async () => {
+    const table = new FakeJobsTable();
+    const shared = service(table, fakePickup(table));
+    let release!: () => void;
+    table.gate = new Promise((resolve) => (release = resolve));
+    const lead = shared.insert(request());
+    const large = request({ payload: { blob: 'x'.repeat(SOLO_PAYLOAD_CHARS) } });
+    const largeAnswer = shared.insert(large);
+    // Sent at once beside the lead, not queued behind it.
+    expect(shared.waiting).toBe(0);
+    expect(table.statements.map((s) => s.ids)).toEqual([[expect.any(String)], [large.id]]);
+    const small = request();
+    const smallAnswer = shared.insert(small);
+    table.gate = null;
+    release();
+    await expect(Promise.all([lead, largeAnswer, smallAnswer])).resolves.toMatchObject([
+      { created: true },
+      { stored: { id: large.id }, created: true },
+      { stored: { id: small.id }, created: true },
+    ]);
+  });
+
+  it('keeps one group of large submissions in flight, as the others: the next ones wait and share a statement', async () => {
+    const table = new FakeJobsTable();
+    const shared = service(table, fakePickup(table));
+    let release!: () => void;
+    table.gate = new Promise((resolve) => (release = resolve));
+    const larges = [1, 2, 3].map(() => request({ payload: { blob: 'x'.repeat(SOLO_PAYLOAD_CHARS) } }));
+    const answers = larges.map((r) => shared.insert(r));
+    expect(shared.waiting).toBe(2);
+    table.gate = null;
+    release();
+    await Promise.all(answers);
+    expect(table.statements.map((s) => s.ids)).toEqual([[larges[0].id], [larges[1].id, larges[2].id]]);
+  });
+
+  it('sends a large submission whose insert fails with its own error, and leaves the others alone', async () => {
+    const table = new FakeJobsTable();
+    const shared = service(table, fakePickup(table));
+    const large = request({ payload: { blob: 'x'.repeat(SOLO_PAYLOAD_CHARS), poison: true } });
+    const [bad, good] = await Promise.allSettled([shared.insert(large), shared.insert(request())]);
+    expect(reason(bad)).toMatchObject({ message: 'poisoned row' });
+    expect(value(good)?.created).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import { JobRow } from '../storage/statements/job-row.mapper';
 import { FailedRow, InsertedEach, insertJobsEach } from './insert-jobs';
 import { CommittedInsert } from './insert-rows';
 import { LOCAL_PICKUP, LocalPickup } from './local-pickup.port';
-import { MAX_STATEMENT_PAYLOAD_CHARS, payloadChars } from './statement-budget';
+import { MAX_STATEMENT_PAYLOAD_CHARS, payloadChars, SOLO_PAYLOAD_CHARS } from './statement-budget';
 import { SubmissionBatcher } from './submission-batcher';
 
 /** What a shared insert answers one submission with. */
@@ -33,6 +33,8 @@ export interface SharedInsertAnswer {
 @Injectable()
 export class SharedInsertService {
   private readonly batcher: SubmissionBatcher<NewJobRow, SharedInsertAnswer>;
+  /** The lane of submissions with large payloads (SOLO_PAYLOAD_CHARS), beside `batcher`'s. */
+  private readonly largeBatcher: SubmissionBatcher<NewJobRow, SharedInsertAnswer>;
 
   constructor(
     private readonly db: ConveyorDatabase,
@@ -41,20 +43,28 @@ export class SharedInsertService {
   ) {
     // A group is one statement's worth of rows (statement-budget.ts): as many as a batch submission may hold,
     // within MAX_STATEMENT_PAYLOAD_CHARS.
-    this.batcher = new SubmissionBatcher((rows) => this.insertGroup(rows), options.maxBatchSize, {
-      weigh: payloadChars,
-      maxWeight: MAX_STATEMENT_PAYLOAD_CHARS,
-    });
+    const lane = () =>
+      new SubmissionBatcher<NewJobRow, SharedInsertAnswer>((rows) => this.insertGroup(rows), options.maxBatchSize, {
+        weigh: payloadChars,
+        maxWeight: MAX_STATEMENT_PAYLOAD_CHARS,
+      });
+    this.batcher = lane();
+    this.largeBatcher = lane();
   }
 
-  /** Inserts one validated row, with whatever other submissions are waiting. */
+  /**
+   * Inserts one validated row, with whatever other submissions are waiting. A row with a large payload goes in a lane
+   * of its own: storing it takes the database long enough that the small ones arriving meanwhile would wait for it,
+   * and its lane, like theirs, has one group in flight, so large submissions in numbers do not take every pooled
+   * connection.
+   */
   insert(row: NewJobRow): Promise<SharedInsertAnswer> {
-    return this.batcher.submit(row);
+    return (payloadChars(row) > SOLO_PAYLOAD_CHARS ? this.largeBatcher : this.batcher).submit(row);
   }
 
   /** Submissions waiting for the group in flight (for tests and diagnostics). */
   get waiting(): number {
-    return this.batcher.waiting;
+    return this.batcher.waiting + this.largeBatcher.waiting;
   }
 
   private async insertGroup(rows: NewJobRow[]): Promise<Array<PromiseSettledResult<SharedInsertAnswer>>> {

@@ -9,6 +9,13 @@ import { countWithin } from './submission-batcher';
  */
 export const MAX_STATEMENT_PAYLOAD_CHARS = 16 * 1024 * 1024;
 
+/**
+ * Payload text (UTF-16 code units, as JSON) past which a submission is inserted in a lane of its own (SharedInsertService),
+ * beside the group of smaller submissions in flight rather than in turn with them: storing it takes the database long
+ * enough (seconds for tens of MB) that the submissions arriving meanwhile would otherwise wait for it.
+ */
+export const SOLO_PAYLOAD_CHARS = 1024 * 1024;
+
 /** How much of MAX_STATEMENT_PAYLOAD_CHARS a row takes: its payload's JSON text, made once (payloadJson). */
 export function payloadChars(row: NewJobRow): number {
   return payloadJson(row)?.length ?? 0;
