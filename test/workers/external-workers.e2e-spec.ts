@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JobStatus } from '@conveyor/core';
+import { MAX_CLAIM_ANSWER_PAYLOAD_CHARS } from '@conveyor/core/consumer/external-workers/external-workers.service';
 import { expectErrorBody } from '../http/support/error-body.assertions';
 import { createRestTestApp, JobRecord, RestTestApp } from '../http/support/rest-test-app';
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text';
@@ -103,6 +104,25 @@ describe('external workers over HTTP', () => {
       await t.api().post('/queues/claim-paused/resume').expect(200);
       expect((await claimed('claim-paused', { workerId: 'ext-1', max: 5 })).map((j) => j.id)).toEqual([id]);
     });
+
+    it('answers the jobs whose payloads fit in one answer, and hands the others back unrun, their attempt refunded', async () => {
+      // 30 MB each: two fit in MAX_CLAIM_ANSWER_PAYLOAD_CHARS (64 MiB), three do not.
+      expect(MAX_CLAIM_ANSWER_PAYLOAD_CHARS).toBe(64 * 1024 * 1024);
+      const blob = 'x'.repeat(30_000_000);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await t.jobs.enqueue('EXT_A', { blob }, { queue: 'claim-large' })).id);
+      // A lease longer than the spec: the two held must not be rescued and claimed again below.
+      const jobs = await claimed('claim-large', { workerId: 'ext-1', max: 3, leaseMs: 120_000 });
+      expect(jobs.map((j) => j.id)).toEqual(ids.slice(0, 2));
+      const back = await t.row(ids[2]);
+      expect(back).toMatchObject({ status: 'PENDING', attempts: 0, lease_token: null, locked_by: null });
+      expect(back!.errors).toEqual([
+        expect.objectContaining({ kind: 'handed-back', error: expect.stringContaining("filled the claim's answer") }),
+      ]);
+      // The next claim takes it, whole.
+      const next = await claimed('claim-large', { workerId: 'ext-1', max: 3 });
+      expect(next.map((j) => [j.id, (j.payload as { blob: string }).blob.length])).toEqual([[ids[2], blob.length]]);
+    }, 60_000);
 
     it('leaves external types to HTTP workers even when an in-process handler exists for them', async () => {
       const external = await enqueue('TEST_RECORD', 'mixed');

@@ -66,14 +66,14 @@ export function completedRow(job: Job, result: unknown): FinishRow {
 }
 
 /** The row that hands a job back unrun (shutdown): ready again, and this attempt does not count. */
-export function handBackRow(job: Job, worker: string): FinishRow {
+export function handBackRow(job: Job, worker: string, reason: string = MESSAGES.shuttingDown): FinishRow {
   return {
     id: job.id,
     token: job.leaseToken!,
     status: JobStatus.PENDING,
     delay_ms: 0,
     refund: 1,
-    entry: entry(job, JobErrorKind.HANDED_BACK, MESSAGES.shuttingDown, worker),
+    entry: entry(job, JobErrorKind.HANDED_BACK, reason, worker),
   };
 }
 

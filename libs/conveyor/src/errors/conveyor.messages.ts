@@ -21,6 +21,8 @@ export const MESSAGES = {
   statementCancelled: 'The database cancelled the statement before it finished (its statement_timeout, or an operator); try again shortly.',
   databasePoolExhausted: 'The database connection pool is exhausted: every connection is in use. Try again shortly.',
   shuttingDown: 'Worker shut down before the handler finished; the job was handed back.',
+  claimAnswerFull: (maxChars: number) =>
+    `Claimed beside jobs whose payloads filled the claim's answer (${maxChars} characters); the job was handed back unrun.`,
   uniqueKeyTaken: (type: string, key: string, holderId: string | null) =>
     `Unique key "${key}" of type "${type}" is held by ${holderId ? `job ${holderId}` : 'another job'}, which is waiting or running; ` +
     'retry this job once that one has finished, or cancel it.',

@@ -33,6 +33,9 @@ import { ExternalLease, ExternalOutcome } from './external-outcome.interface';
 /** Who a refused report came from, as far as the engine can tell: the token's holder is not known. */
 const UNKNOWN_HOLDER = 'an external worker';
 
+/** Most payload text (JSON characters) one claim's answer carries; see ExternalWorkersService.withinAnswer. */
+export const MAX_CLAIM_ANSWER_PAYLOAD_CHARS = 64 * 1024 * 1024;
+
 /**
  * External workers: processes outside this service, in any language, that work jobs over HTTP.
  *
@@ -83,12 +86,33 @@ export class ExternalWorkers {
     const limit = Math.min(request.max, this.options.claimBatchSize);
     const filter = { types, excludedQueues: [], onlyQueues: [queue], limit };
     const claim = await this.strategy.claim(filter, request.workerId, request.leaseMs ?? this.options.leaseMs);
-    const { jobs } = claim;
+    const jobs = await this.withinAnswer(claim.jobs);
     this.events.emit('claimed', jobs, limit);
-    if (jobs.length > 0 && this.live.watching) this.live.announceItems(claimedItems(claim));
+    if (jobs.length > 0 && this.live.watching) this.live.announceItems(claimedItems({ ...claim, jobs }));
     // Handing a job to its worker is as close to "its handler started" as this side can see.
     for (const job of jobs) this.events.emit('started', job, job.runAt);
     return jobs;
+  }
+
+  /**
+   * The claimed jobs whose payloads fit in one answer ({@link MAX_CLAIM_ANSWER_PAYLOAD_CHARS}; at least the first job);
+   * the others are handed back unrun at once, their attempt refunded. The answer is one JSON text: past V8's longest
+   * string it could not be sent at all, and the jobs it held would wait, claimed, for their leases to expire, each
+   * losing an attempt, claim after claim.
+   */
+  private async withinAnswer(jobs: Job[]): Promise<Job[]> {
+    let chars = 0;
+    let fit = 0;
+    while (fit < jobs.length) {
+      chars += JSON.stringify(jobs[fit].payload ?? null).length;
+      if (fit > 0 && chars > MAX_CLAIM_ANSWER_PAYLOAD_CHARS) break;
+      fit++;
+    }
+    if (fit === jobs.length) return jobs;
+    const reason = MESSAGES.claimAnswerFull(MAX_CLAIM_ANSWER_PAYLOAD_CHARS);
+    const back = jobs.slice(fit).map((job) => handBackRow(job, job.lockedBy ?? UNKNOWN_HOLDER, reason));
+    await run<FinishAnswer>(this.db.pool, jobFinishMany(this.db.tables, back));
+    return jobs.slice(0, fit);
   }
 
   /** Extends the lease by `leaseMs` (the engine's `leaseMs` when omitted) from now. */
