@@ -33,7 +33,7 @@ import { ExternalLease, ExternalOutcome } from './external-outcome.interface';
 /** Who a refused report came from, as far as the engine can tell: the token's holder is not known. */
 const UNKNOWN_HOLDER = 'an external worker';
 
-/** Most payload text (JSON characters) one claim's answer carries; see ExternalWorkersService.withinAnswer. */
+/** Most payload text (JSON characters) one claim's answer carries; see ExternalWorkers.withinAnswer. */
 export const MAX_CLAIM_ANSWER_PAYLOAD_CHARS = 64 * 1024 * 1024;
 
 /**
@@ -98,7 +98,7 @@ export class ExternalWorkers {
    * The claimed jobs whose payloads fit in one answer ({@link MAX_CLAIM_ANSWER_PAYLOAD_CHARS}; at least the first job);
    * the others are handed back unrun at once, their attempt refunded. The answer is one JSON text: past V8's longest
    * string it could not be sent at all, and the jobs it held would wait, claimed, for their leases to expire, each
-   * losing an attempt, claim after claim.
+   * losing an attempt, claim after claim. A hand-back that fails leaves those to their leases; the claim still answers.
    */
   private async withinAnswer(jobs: Job[]): Promise<Job[]> {
     let chars = 0;
@@ -111,7 +111,16 @@ export class ExternalWorkers {
     if (fit === jobs.length) return jobs;
     const reason = MESSAGES.claimAnswerFull(MAX_CLAIM_ANSWER_PAYLOAD_CHARS);
     const back = jobs.slice(fit).map((job) => handBackRow(job, job.lockedBy ?? UNKNOWN_HOLDER, reason));
-    await run<FinishAnswer>(this.db.pool, jobFinishMany(this.db.tables, back));
+    try {
+      await run<FinishAnswer>(this.db.pool, jobFinishMany(this.db.tables, back));
+    } catch (err) {
+      // The claim committed: the jobs that fit are this worker's whatever became of the hand-back. Failing the claim
+      // would leave them RUNNING under a claim nobody holds, each losing an attempt at lease expiry, as the jobs not
+      // handed back do now.
+      this.logger.warn(
+        `Could not hand back ${back.length} claimed job(s) that did not fit in the claim's answer; they are rescued when their lease expires: ${(err as Error).message}`,
+      );
+    }
     return jobs.slice(0, fit);
   }
 
