@@ -273,7 +273,7 @@ describe('GET /jobs and GET /jobs/:id', () => {
       for (const bytes of [400_000, 400_000, 400_000, 400_000, 1_200_000])
         ids.push((await t.jobs.enqueue('TEST_RECORD', { blob: blob(bytes) }, { queue: 'bulky' })).id);
       try {
-        // Newest first: 1.2 MB alone; three of 400 kB (a fourth would take the page past 1 MiB); the last.
+        // Newest first: 1.2 MB alone; three of 400 kB (the third takes the page past 1 MiB, so the fourth starts the next); the last.
         const pages = await allPages({ queue: 'bulky', limit: 10 });
         expect(pages.map((p) => p.items.length)).toEqual([1, 3, 1]);
         expect(pages.map((p) => p.nextCursor === null)).toEqual([false, false, true]);

@@ -40,9 +40,9 @@ export type ListedJobRow = JobRow & { page_rows: number };
  * walks the primary key downwards and stops once a page is found, so a rare match reads far, within the long
  * statement deadline.
  *
- * A page ends early, after at least one job, at the first job that would take what the jobs before it hold past
- * {@link LIST_PAGE_STORED_BYTES}: `page_rows` then says more rows were read than answered, and the cursor goes on
- * from the last job answered.
+ * A page ends early at the first job whose predecessors on it already hold {@link LIST_PAGE_STORED_BYTES} (so it holds
+ * at least one job, and its last job may take it past the budget): `page_rows` then says more rows were read than
+ * answered, and the cursor goes on from the last job answered.
  */
 export function jobList(t: SqlTables, f: JobListFilter): Statement {
   return {
