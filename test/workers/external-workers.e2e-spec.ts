@@ -111,11 +111,13 @@ describe('external workers over HTTP', () => {
       const blob = 'x'.repeat(30_000_000);
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push((await t.jobs.enqueue('EXT_A', { blob }, { queue: 'claim-large' })).id);
+      const dueAt = (await t.row(ids[2]))!.run_at;
       // A lease longer than the spec: the two held must not be rescued and claimed again below.
       const jobs = await claimed('claim-large', { workerId: 'ext-1', max: 3, leaseMs: 120_000 });
       expect(jobs.map((j) => j.id)).toEqual(ids.slice(0, 2));
       const back = await t.row(ids[2]);
-      expect(back).toMatchObject({ status: 'PENDING', attempts: 0, lease_token: null, locked_by: null });
+      // In its place among the waiting jobs: run_at as it was.
+      expect(back).toMatchObject({ status: 'PENDING', attempts: 0, lease_token: null, locked_by: null, run_at: dueAt });
       expect(back!.errors).toEqual([
         expect.objectContaining({ kind: 'handed-back', error: expect.stringContaining("filled the claim's answer") }),
       ]);

@@ -31,10 +31,10 @@ describe('outcome rows', () => {
     });
   });
 
-  it('hands a job back ready again, the attempt refunded, with a handed-back entry', () => {
+  it('hands a job back ready again in its place (run_at kept), the attempt refunded, with a handed-back entry', () => {
     expect(handBackRow(job(), WORKER)).toMatchObject({
       status: JobStatus.PENDING,
-      delay_ms: 0,
+      delay_ms: null,
       refund: 1,
       entry: { attempt: 1, kind: 'handed-back', worker: WORKER },
     });

@@ -65,13 +65,17 @@ export function completedRow(job: Job, result: unknown): FinishRow {
   return { id: job.id, token: job.leaseToken!, status: JobStatus.COMPLETED, result: storable.value };
 }
 
-/** The row that hands a job back unrun (shutdown): ready again, and this attempt does not count. */
+/**
+ * The row that hands a job back unrun (shutdown, a claim's answer full): ready again, and this attempt does not count.
+ * Its run_at stays as it was (it was due, or it could not have been claimed), so it keeps its place among the jobs
+ * waiting rather than going behind every job that became due meanwhile.
+ */
 export function handBackRow(job: Job, worker: string, reason: string = MESSAGES.shuttingDown): FinishRow {
   return {
     id: job.id,
     token: job.leaseToken!,
     status: JobStatus.PENDING,
-    delay_ms: 0,
+    delay_ms: null,
     refund: 1,
     entry: entry(job, JobErrorKind.HANDED_BACK, reason, worker),
   };
