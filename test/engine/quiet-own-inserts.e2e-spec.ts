@@ -4,6 +4,7 @@ import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { ConveyorEvents, Job, JobHandler, JobHandlerHost } from '@conveyor/core';
 import { NotificationListener } from '@conveyor/core/consumer/notification-listener.service';
+import { SOLO_PAYLOAD_CHARS } from '@conveyor/core/submission/statement-budget';
 import { completedWithin } from '../support/job-queries';
 import { createInvocationsTableSql, invocationsTable, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -148,6 +149,14 @@ describe('quiet inserts: an instance claims its own submissions and announces th
     const later = await a.jobs.enqueue('TEST_RECORD', {}, { delayMs: 300 });
     await completedWithin(a.jobs, later.id, 3_000);
     expect((await heardSoFar()).length).toBeGreaterThan(0);
+  });
+
+  it('inserts a job with a large payload on the pool and announces it: storing it would hold up the claims behind it', async () => {
+    await heardSoFar();
+    const large = await a.jobs.enqueue('TEST_RECORD', { blob: 'x'.repeat(SOLO_PAYLOAD_CHARS) });
+    await completedWithin(a.jobs, large.id, 5_000);
+    expect(await ranOn(large.id)).toBe('instance-a');
+    expect((await heardSoFar()).length).toBe(1);
   });
 
   it('announces a job enqueued in the caller’s transaction, at its commit', async () => {

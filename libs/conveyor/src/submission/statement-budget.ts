@@ -12,7 +12,8 @@ export const MAX_STATEMENT_PAYLOAD_CHARS = 16 * 1024 * 1024;
 /**
  * Payload text (UTF-16 code units, as JSON) past which a submission is inserted in a lane of its own (SharedInsertService),
  * beside the group of smaller submissions in flight rather than in turn with them: storing it takes the database long
- * enough (seconds for tens of MB) that the submissions arriving meanwhile would otherwise wait for it.
+ * enough (seconds for tens of MB) that the submissions arriving meanwhile would otherwise wait for it. For the same
+ * reason, rows carrying more than this in all are never inserted on the worker connection (LocalPickup).
  */
 export const SOLO_PAYLOAD_CHARS = 1024 * 1024;
 

@@ -7,6 +7,7 @@ import { NewJobRow } from '../../storage/statements/new-job-row';
 import { run } from '../../storage/statements/statement';
 import type { CommittedInsert } from '../../submission/insert-rows';
 import { LocalPickup } from '../../submission/local-pickup.port';
+import { payloadChars, SOLO_PAYLOAD_CHARS } from '../../submission/statement-budget';
 import { ClaimTrigger } from '../claim-trigger';
 import { PickupHooks } from '../pickup-hooks';
 import { WorkerPool } from '../worker-pool.service';
@@ -24,7 +25,9 @@ import { UnclaimedQuietJobs } from './unclaimed-quiet-jobs';
  *   Whatever the claim leaves (a queue at its cap, older jobs ahead, another worker quicker) is announced with one
  *   NOTIFY (UnclaimedQuietJobs tracks it); if this instance dies in between, the others find the jobs at their
  *   fallback poll. A busy worker connection would make the insert wait behind claims and outcome writes, and
- *   serialise every submission's commit on one backend: then the insert goes on the pool.
+ *   serialise every submission's commit on one backend: then the insert goes on the pool. So does an insert carrying
+ *   more than SOLO_PAYLOAD_CHARS of payload: the claims and outcome writes sent behind it would wait for the database
+ *   to store it.
  * - Announced insert (`committed`). Any other insert outside a caller's transaction commits on the pool (one
  *   statement, or a transaction of the engine's own for a batch with keys or larger than one statement) and sends
  *   its NOTIFY; its result wakes the poller at once (also without LISTEN, or behind a pooler that cannot carry it),
@@ -51,7 +54,13 @@ export class LocalPickupService implements LocalPickup, PickupHooks {
   ) {}
 
   insertKeyless<T>(rows: readonly NewJobRow[], insert: (runner: SqlRunner, quiet: boolean) => Promise<T>): Promise<T> {
-    if (!this.trigger.attached || this.db.pooler !== 'none' || !this.connection.isIdle || !this.takesAtOnce(rows)) {
+    if (
+      !this.trigger.attached ||
+      this.db.pooler !== 'none' ||
+      !this.connection.isIdle ||
+      carriesLargePayload(rows) ||
+      !this.takesAtOnce(rows)
+    ) {
       return insert(this.db.pool, false);
     }
     const inserted = insert(this.connection.runner, true);
@@ -114,4 +123,11 @@ export class LocalPickupService implements LocalPickup, PickupHooks {
       this.logger.warn(`Could not announce ready jobs (other instances find them at their next poll): ${(err as Error).message}`);
     }
   }
+}
+
+/** Whether the rows' payloads add up to more than SOLO_PAYLOAD_CHARS (their JSON text is made once, and kept for the insert). */
+function carriesLargePayload(rows: readonly NewJobRow[]): boolean {
+  let chars = 0;
+  for (const row of rows) if ((chars += payloadChars(row)) > SOLO_PAYLOAD_CHARS) return true;
+  return false;
 }
