@@ -217,7 +217,6 @@ export class ConveyorClient {
     return res.jobs;
   }
 
-  /** Extends a claimed job's lease (a 409 once the lease is lost). */
   /**
    * Reports a claimed job's progress: `percent` (0–100) and/or `data` (a JSON object of at most 1 KiB). A 409 once
    * the lease token no longer holds the job. Needs a worker key.
@@ -226,6 +225,7 @@ export class ConveyorClient {
     return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/progress`, { body: { leaseToken, ...progress } });
   }
 
+  /** Extends a claimed job's lease (a 409 once the lease is lost). */
   heartbeat(id: string, leaseToken: string, leaseMs?: number): Promise<LeaseReport> {
     return this.http.request('POST', `/jobs/${encodeURIComponent(id)}/heartbeat`, { body: { leaseToken, leaseMs } });
   }
