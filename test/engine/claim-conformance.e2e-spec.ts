@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Pool, PoolClient } from 'pg';
 import { ClaimStrategyName, Job, JobContext, JobHandler, JobHandlerHost, JobStatus, QueuesService } from '@conveyor/core';
@@ -19,6 +20,8 @@ const LEASE_MS = 30_000;
 const TIMEOUT_MS = 400;
 /** Backoff of the flaky handler: long enough to see the job wait in RETRYING. */
 const FLAKY_BACKOFF_MS = 1_000;
+/** Payload size of the payload-budget cases: a few of them make a budget, without slowing the suite. */
+const BLOB_BYTES = 1_000_000;
 
 /** Fails its first attempt, then succeeds; a fixed backoff (no jitter) makes run_at predictable. */
 @Injectable()
@@ -48,8 +51,14 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
   let runner: TestApp;
   let strategyUnderTest: ClaimStrategy;
 
-  const claim = async (limit: number, workerId = 'conformance', more: { excludedQueues?: string[] } = {}) =>
-    (await strategyUnderTest.claim({ types: ['TEST_RECORD'], excludedQueues: more.excludedQueues ?? [], limit }, workerId, LEASE_MS)).jobs;
+  const claim = async (limit: number, workerId = 'conformance', more: { excludedQueues?: string[]; maxPayloadBytes?: number } = {}) =>
+    (
+      await strategyUnderTest.claim(
+        { types: ['TEST_RECORD'], excludedQueues: more.excludedQueues ?? [], limit, maxPayloadBytes: more.maxPayloadBytes },
+        workerId,
+        LEASE_MS,
+      )
+    ).jobs;
   const rowOf = async (id: string) => (await claimer.sql.query(`SELECT * FROM ${claimer.jobsTable} WHERE id = $1`, [id])).rows[0];
   const resetClaimSchema = () => claimer.sql.query(`TRUNCATE ${claimer.jobsTable}; DELETE FROM ${claimer.db.queuesTable}`);
   const claimedIds = async (limit: number) => (await claim(limit)).map((j) => j.id).sort();
@@ -64,6 +73,26 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
         .map((j) => j.id)
         .sort();
   };
+  /**
+   * Enqueues `count` jobs in claim order, as enqueueInClaimOrder, each with an incompressible payload (random base64)
+   * that stores BLOB_BYTES and a little more; returns their ids in that order.
+   */
+  const enqueueLargeInClaimOrder = async (count: number) => {
+    const blob = randomBytes((BLOB_BYTES * 3) / 4).toString('base64');
+    const jobs = await claimer.jobs.enqueueMany(
+      Array.from({ length: count }, (_, n) => ({ type: 'TEST_RECORD', payload: { blob }, priority: n })),
+    );
+    return jobs.map((j) => j.id);
+  };
+  /** The columns of rows a claim must leave as they were, by id. */
+  const untouched = async (ids: string[]) =>
+    (
+      await claimer.sql.query(
+        `SELECT id, status, attempts, lease_token, locked_by, version, updated_at, pg_column_size(payload) AS stored
+         FROM ${claimer.jobsTable} WHERE id = ANY($1) ORDER BY priority`,
+        [ids],
+      )
+    ).rows;
   /** What a competitor's claim in flight does to the rows it takes: locks them, in a transaction left open on `competitor`. */
   const holdRows = async (competitor: PoolClient, ids: string[]) => {
     await competitor.query('BEGIN');
@@ -343,6 +372,39 @@ function claimConformanceSuite(strategy: ClaimStrategyName): void {
     } finally {
       connections.runner.query = query;
     }
+  });
+
+  it('with a payload budget, takes jobs in claim order while their stored payloads fit, and leaves the rest as they were', async () => {
+    await resetClaimSchema();
+    const ids = await enqueueLargeInClaimOrder(5);
+    const before = await untouched(ids);
+    // Stored uncompressed: the budget counts what the rows hold.
+    for (const row of before) expect(row.stored).toBeGreaterThan(BLOB_BYTES);
+    const budget = 2.5 * BLOB_BYTES;
+
+    const first = await claim(5, 'conformance', { maxPayloadBytes: budget });
+    // Two fit in the budget: the claim statement returned those only, and the others are not claimed, nor changed.
+    expect(first.map((j) => j.id)).toEqual(ids.slice(0, 2));
+    expect(await untouched(ids.slice(2))).toEqual(before.slice(2));
+    expect(before.slice(2).map((r) => [r.status, r.attempts, r.lease_token])).toEqual(Array(3).fill(['PENDING', 0, null]));
+
+    expect((await claim(5, 'conformance', { maxPayloadBytes: budget })).map((j) => j.id)).toEqual(ids.slice(2, 4));
+    // A job larger than the whole budget is still taken, alone: a claim takes at least one.
+    expect((await claim(5, 'conformance', { maxPayloadBytes: BLOB_BYTES / 2 })).map((j) => j.id)).toEqual(ids.slice(4));
+  });
+
+  it('with a payload budget, reading past held rows, takes the free jobs that fit in it and no more', async () => {
+    await resetClaimSchema();
+    const ids = await enqueueLargeInClaimOrder(14);
+    const held = [...ids.slice(0, 2), ...ids.slice(4, 10)];
+    await whileHeld(held, async () => {
+      const before = await untouched(ids.slice(11));
+      // Three fit in the budget. An optimistic claim wins two free jobs among the first it reads, loses the others to
+      // the competitor and reads again: there only what the budget has left, one job.
+      const jobs = await claim(5, 'conformance', { maxPayloadBytes: 3.5 * BLOB_BYTES });
+      expect(jobs.map((j) => j.id)).toEqual([ids[2], ids[3], ids[10]]);
+      expect(await untouched(ids.slice(11))).toEqual(before);
+    });
   });
 
   it('retries a failed attempt after its backoff, with the attempt in the error history', async () => {

@@ -38,6 +38,8 @@ describe('claim plan', () => {
   });
 
   const filter = { types: ['PLAN_TEST'], excludedQueues: [], onlyQueues: null, limit: 100 };
+  /** An HTTP worker's claim: bounded by its payloads' stored size. */
+  const bounded = { ...filter, maxPayloadBytes: 64 * 1024 * 1024 };
   /** What a claim by worker 'w' stamps on its rows. */
   const stamp = (): ClaimStamp => ({ workerId: 'w', leaseMs: 30_000, token: claimNonce() });
 
@@ -71,19 +73,41 @@ describe('claim plan', () => {
     expect(nodes.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === 'conveyor_jobs_claimable')).toBe(true);
   });
 
+  it.each([
+    ['skip-locked claim', () => jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, bounded, stamp())],
+    ['optimistic claim', () => jobClaimByVersion(t.app.get(ConveyorDatabase).tables, bounded, stamp())],
+  ])(
+    "the %s with a payload budget walks the claim index too; its one sort is the budget's, of the rows it locked",
+    async (_name, statement) => {
+      const nodes = await keptPlan(statement());
+      const sorts = nodes.filter((n) => n['Node Type'] === 'Sort');
+      const budget = nodes.filter((n) => n['Node Type'] === 'WindowAgg');
+      expect(sorts).toHaveLength(1);
+      expect(budget.map((n) => n.Plans?.[0])).toEqual(sorts);
+      expect(nodes.filter((n) => /Bitmap|Seq Scan/.test(n['Node Type']))).toEqual([]);
+      expect(nodes.some((n) => n['Node Type'] === 'Index Scan' && n['Index Name'] === 'conveyor_jobs_claimable')).toBe(true);
+    },
+  );
+
   it('the optimistic claim locks and updates the rows it read by tuple id, not through the primary key', async () => {
     const nodes = await keptPlan(jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, stamp(), 200));
     expect(nodes.filter((n) => n['Node Type'] === 'Tid Scan')).toHaveLength(2);
     expect(nodes.filter((n) => n['Index Name'] === 'conveyor_jobs_pkey')).toEqual([]);
   });
 
-  it('the optimistic claim locks its candidates in the order it read them: a nested loop with the candidates outside', async () => {
-    const nodes = await keptPlan(jobClaimByVersion(t.app.get(ConveyorDatabase).tables, filter, stamp(), 200));
-    const lockRows = nodes.find((n) => n['Node Type'] === 'LockRows');
-    const join = lockRows?.Plans?.[0];
-    expect(join?.['Node Type']).toBe('Nested Loop');
-    expect(join?.Plans?.map((n) => n['Node Type'])).toEqual(['CTE Scan', 'Tid Scan']);
-  });
+  it.each([
+    ['', () => filter],
+    [', with a payload budget too', () => bounded],
+  ])(
+    'the optimistic claim locks its candidates in the order it read them%s: a nested loop with the candidates outside',
+    async (_name, claimFilter) => {
+      const nodes = await keptPlan(jobClaimByVersion(t.app.get(ConveyorDatabase).tables, claimFilter(), stamp(), 200));
+      const lockRows = nodes.find((n) => n['Node Type'] === 'LockRows');
+      const join = lockRows?.Plans?.[0];
+      expect(join?.['Node Type']).toBe('Nested Loop');
+      expect(join?.Plans?.map((n) => n['Node Type'])).toEqual(['CTE Scan', 'Tid Scan']);
+    },
+  );
 
   it('the skip-locked claim updates the rows it locked by tuple id, not through the primary key', async () => {
     const nodes = await keptPlan(jobClaimSkipLocked(t.app.get(ConveyorDatabase).tables, filter, stamp()));

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { JobStatus } from '@conveyor/core';
-import { MAX_CLAIM_ANSWER_PAYLOAD_CHARS } from '@conveyor/core/consumer/external-workers/external-workers.service';
+import { MAX_CLAIM_ANSWER_PAYLOAD_CHARS, MAX_CLAIM_PAYLOAD_BYTES } from '@conveyor/core/consumer/external-workers/external-workers.service';
 import { expectErrorBody } from '../http/support/error-body.assertions';
 import { createRestTestApp, JobRecord, RestTestApp } from '../http/support/rest-test-app';
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text';
@@ -106,7 +106,8 @@ describe('external workers over HTTP', () => {
     });
 
     it('answers the jobs whose payloads fit in one answer, and hands the others back unrun, their attempt refunded', async () => {
-      // 30 MB each: two fit in MAX_CLAIM_ANSWER_PAYLOAD_CHARS (64 MiB), three do not.
+      // 30 MB each: two fit in MAX_CLAIM_ANSWER_PAYLOAD_CHARS (64 MiB), three do not. Stored compressed (a few hundred
+      // kB each), all three are within the claim's stored budget: the answer's own cut hands the third back.
       expect(MAX_CLAIM_ANSWER_PAYLOAD_CHARS).toBe(64 * 1024 * 1024);
       const blob = 'x'.repeat(30_000_000);
       const ids: string[] = [];
@@ -124,6 +125,20 @@ describe('external workers over HTTP', () => {
       // The next claim takes it, whole.
       const next = await claimed('claim-large', { workerId: 'ext-1', max: 3 });
       expect(next.map((j) => [j.id, (j.payload as { blob: string }).blob.length])).toEqual([[ids[2], blob.length]]);
+    }, 60_000);
+
+    it('reads no stored payload past what one answer carries: the jobs past it are not claimed, nor changed', async () => {
+      // 25 MB of random base64 each, stored as is: two fit in MAX_CLAIM_PAYLOAD_BYTES (64 MiB), three do not.
+      expect(MAX_CLAIM_PAYLOAD_BYTES).toBe(64 * 1024 * 1024);
+      const blob = randomBytes(18_750_000).toString('base64');
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await t.jobs.enqueue('EXT_A', { blob }, { queue: 'claim-stored' })).id);
+      const before = await t.row(ids[2]);
+      const jobs = await claimed('claim-stored', { workerId: 'ext-1', max: 3, leaseMs: 120_000 });
+      expect(jobs.map((j) => j.id)).toEqual(ids.slice(0, 2));
+      // The claim statement left it out: not claimed and handed back, but never claimed.
+      expect(await t.row(ids[2])).toEqual(before);
+      expect(before).toMatchObject({ status: 'PENDING', attempts: 0, lease_token: null, errors: [] });
     }, 60_000);
 
     it('leaves external types to HTTP workers even when an in-process handler exists for them', async () => {

@@ -18,6 +18,9 @@ import { sortClaimed } from './sort-claimed';
 
 /** Where a claim's row carries `candidates` (see jobClaimByVersion): after the claimed job's columns. */
 const CANDIDATES = CLAIMED_COLUMN_COUNT;
+/** Where a bounded claim's row carries `locked` and `kept_bytes` (see jobClaimByVersion): after `candidates`. */
+const LOCKED = CANDIDATES + 1;
+const KEPT_BYTES = CANDIDATES + 2;
 
 /** Rounds of read-then-compare-and-set per claim before giving the slots back to the next wake-up. */
 const MAX_ROUNDS = 5;
@@ -43,6 +46,10 @@ const WIDE_CLAIMS_AFTER_LOSS = 32;
  *   still running and hold the rows), and the next round reads again, twice as wide, past the rows they took.
  * After MAX_ROUNDS rounds, widest `want × 2^5`, the claim ends with what it won; one that won nothing then says
  * `lostEveryRound`, and the poller decides whether to claim again shortly (WakeRules.onLostRaces).
+ *
+ * A claim with a payload budget (`maxPayloadBytes`) counts the rows it locked as won, those its budget left out too
+ * (they were not lost to a competitor), and ends once the budget left a row out or is spent; its later rounds take
+ * only what the earlier ones left of the budget.
  */
 @Injectable()
 export class OptimisticClaimStrategy implements ClaimStrategy {
@@ -64,22 +71,29 @@ export class OptimisticClaimStrategy implements ClaimStrategy {
     const wonRows: ClaimedJobRow[] = [];
     let lostRace = false;
     let lastRoundLost = false;
+    const budget = filter.maxPayloadBytes ?? null;
+    let spentBytes = 0;
     for (let round = 0; round < MAX_ROUNDS && claimed.length < filter.limit; round++) {
       const want = filter.limit - claimed.length;
       // The first round reads double for a while after a claim that lost a race: workers draining one backlog keep
       // meeting on its head, and each meeting would otherwise cost a second statement.
       const window = want * 2 ** (round + (this.wideClaimsLeft > 0 ? 1 : 0));
       const stamp: ClaimStamp = { workerId, leaseMs, token: claimNonce() };
-      const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, stamp, window);
+      const statement = jobClaimByVersion(this.db.tables, { ...filter, limit: want }, stamp, window, spentBytes);
       const rows = (await run<ClaimedJobRow>(this.connection.runner, statement)).rows;
       // One row with null job columns when the statement won nothing: it still carries the count it read.
       const read = rows[0][CANDIDATES] as number;
       const won = rows[0][CLAIMED_COLUMN.id] === null ? [] : rows;
       claimed.push(...won.map((r) => mapClaimedJobRow(r, stamp)));
       wonRows.push(...won);
-      lastRoundLost = won.length < Math.min(want, read);
+      const locked = budget === null ? won.length : (rows[0][LOCKED] as number);
+      lastRoundLost = locked < Math.min(want, read);
       if (!lastRoundLost) break;
       lostRace = true;
+      if (budget !== null) {
+        spentBytes += Number(rows[0][KEPT_BYTES]);
+        if (locked > won.length || spentBytes >= budget) break;
+      }
     }
     this.wideClaimsLeft = lostRace ? WIDE_CLAIMS_AFTER_LOSS : Math.max(0, this.wideClaimsLeft - 1);
     return {

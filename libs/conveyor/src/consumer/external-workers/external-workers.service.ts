@@ -37,6 +37,13 @@ const UNKNOWN_HOLDER = 'an external worker';
 export const MAX_CLAIM_ANSWER_PAYLOAD_CHARS = 64 * 1024 * 1024;
 
 /**
+ * Most stored payload bytes one claim takes (`ClaimFilter.maxPayloadBytes`): the answer's figure, as an incompressible
+ * payload stores about as many bytes as its JSON text has characters. The claim statement then reads no payload its
+ * answer could not carry; one that compresses may still be taken and handed back by withinAnswer.
+ */
+export const MAX_CLAIM_PAYLOAD_BYTES = MAX_CLAIM_ANSWER_PAYLOAD_CHARS;
+
+/**
  * External workers: processes outside this service, in any language, that work jobs over HTTP.
  *
  * The protocol is the in-process one, spoken over the wire:
@@ -84,7 +91,7 @@ export class ExternalWorkers {
     }
     if (types.length === 0) return [];
     const limit = Math.min(request.max, this.options.claimBatchSize);
-    const filter = { types, excludedQueues: [], onlyQueues: [queue], limit };
+    const filter = { types, excludedQueues: [], onlyQueues: [queue], limit, maxPayloadBytes: MAX_CLAIM_PAYLOAD_BYTES };
     const claim = await this.strategy.claim(filter, request.workerId, request.leaseMs ?? this.options.leaseMs);
     const jobs = await this.withinAnswer(claim.jobs);
     this.events.emit('claimed', jobs, limit);
@@ -99,6 +106,8 @@ export class ExternalWorkers {
    * the others are handed back unrun at once, their attempt refunded. The answer is one JSON text: past V8's longest
    * string it could not be sent at all, and the jobs it held would wait, claimed, for their leases to expire, each
    * losing an attempt, claim after claim. A hand-back that fails leaves those to their leases; the claim still answers.
+   * The claim statement already stopped at MAX_CLAIM_PAYLOAD_BYTES of stored payloads: this cut is for payloads
+   * stored compressed.
    */
   private async withinAnswer(jobs: Job[]): Promise<Job[]> {
     let chars = 0;

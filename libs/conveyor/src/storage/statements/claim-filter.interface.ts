@@ -7,4 +7,10 @@ export interface ClaimFilter {
   /** Only jobs in these queues, when set (HTTP workers claim per queue). */
   onlyQueues?: string[] | null;
   limit: number;
+  /**
+   * When set, take jobs in claim order only while their payloads' stored bytes, up to and including each job, stay
+   * within this many (at least one job): HTTP workers' claims, whose answer is one JSON text (withinPayloadBudget).
+   * Unset for the in-process poller, whose claim statements stay as they are.
+   */
+  maxPayloadBytes?: number | null;
 }

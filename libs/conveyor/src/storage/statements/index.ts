@@ -1,5 +1,6 @@
 export * from './cancel-notice.codec';
 export * from './claim-filter.interface';
+export * from './claim-payload-budget';
 export * from './claim-set';
 export * from './claimed-row.codec';
 export * from './finish-answer.codec';

@@ -1,6 +1,7 @@
 import { ClaimFilter } from './claim-filter.interface';
 import { ClaimStamp, claimSet } from './claim-set';
 import { claimableSelect } from './claimable-select';
+import { payloadSizedColumns, withinPayloadBudget } from './claim-payload-budget';
 import { CLAIMED_JOB_COLUMNS } from './claimed-row.codec';
 import { SqlTables, Statement } from './statement';
 
@@ -38,37 +39,54 @@ import { SqlTables, Statement } from './statement';
  *   re-checks `j.ctid` against the newest version, the check fails and the row drops out, as a changed
  *   version does. The rows `won` returns are locked by this statement, so their tids cannot change
  *   before the UPDATE reads them.
+ * - A claim with a payload budget (`f.maxPayloadBytes`, $9) updates only the rows of `won` the budget takes (`kept`,
+ *   withinPayloadBudget, $10 the stored bytes this claim's earlier rounds took); the others are left as they were. Its
+ *   answer also carries `locked`, how many rows `won` locked, so the caller can tell a budget spent (fewer kept than
+ *   locked) from a race lost, and `kept_bytes`, the stored bytes kept. Without one, the statement is the poller's,
+ *   unchanged.
  */
-export function jobClaimByVersion(t: SqlTables, f: ClaimFilter, stamp: ClaimStamp, window = f.limit): Statement {
+export function jobClaimByVersion(t: SqlTables, f: ClaimFilter, stamp: ClaimStamp, window = f.limit, spentBytes = 0): Statement {
+  const budget = f.maxPayloadBytes ?? null;
+  const values = [
+    f.types,
+    f.excludedQueues,
+    f.onlyQueues ?? null,
+    Math.max(window, f.limit),
+    stamp.workerId,
+    stamp.leaseMs,
+    stamp.token,
+    f.limit,
+  ];
+  // What a payload budget adds; without one, every piece is the poller's.
+  const wonColumns = budget === null ? 'j.ctid AS tid' : payloadSizedColumns('j');
+  const kept = budget === null ? '' : `, kept AS (\n  ${withinPayloadBudget('won', '$9', '$10')}\n)`;
+  const taken = budget === null ? 'won' : 'kept';
+  const head = budget === null ? '' : ', head.locked, head.kept_bytes';
+  const headCounts = budget === null ? '' : BUDGET_COUNTS;
   return {
-    name: `job_claim_ver_${t.key}`,
+    name: budget === null ? `job_claim_ver_${t.key}` : `job_claim_ver_budget_${t.key}`,
     text: `
 WITH candidates AS MATERIALIZED (
   ${claimableSelect(t.jobs, t.queues, 'c.ctid AS tid, c.version')}
 ), won AS (
-  SELECT j.ctid AS tid FROM ${t.jobs} j
+  SELECT ${wonColumns} FROM ${t.jobs} j
   JOIN candidates c ON c.tid = j.ctid AND c.version = j.version
   WHERE j.ctid = ANY(ARRAY(SELECT tid FROM candidates))
   LIMIT $8::int
   FOR NO KEY UPDATE OF j SKIP LOCKED
-), claimed AS (
+)${kept}, claimed AS (
   UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
-  WHERE j.ctid = ANY(ARRAY(SELECT tid FROM won))
+  WHERE j.ctid = ANY(ARRAY(SELECT tid FROM ${taken}))
   RETURNING ${CLAIMED_JOB_COLUMNS('j')}
 )
-SELECT claimed.*, head.candidates
-FROM (SELECT count(*)::int AS candidates FROM candidates) head
+SELECT claimed.*, head.candidates${head}
+FROM (SELECT count(*)::int AS candidates${headCounts} FROM candidates) head
 LEFT JOIN claimed ON true`,
-    values: [
-      f.types,
-      f.excludedQueues,
-      f.onlyQueues ?? null,
-      Math.max(window, f.limit),
-      stamp.workerId,
-      stamp.leaseMs,
-      stamp.token,
-      f.limit,
-    ],
+    values: budget === null ? values : [...values, budget, spentBytes],
     rowMode: 'array',
   };
 }
+
+/** What a claim with a payload budget counts beside `candidates`: the rows `won` locked and the stored bytes `kept` took. */
+const BUDGET_COUNTS = `,
+  (SELECT count(*)::int FROM won) AS locked, (SELECT coalesce(sum(size), 0)::bigint FROM kept) AS kept_bytes`;

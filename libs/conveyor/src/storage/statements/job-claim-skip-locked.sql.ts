@@ -1,6 +1,7 @@
 import { ClaimFilter } from './claim-filter.interface';
 import { ClaimStamp, claimSet } from './claim-set';
 import { claimableSelect } from './claimable-select';
+import { payloadSizedColumns, withinPayloadBudget } from './claim-payload-budget';
 import { CLAIMED_JOB_COLUMNS } from './claimed-row.codec';
 import { SqlTables, Statement } from './statement';
 
@@ -18,16 +19,23 @@ import { SqlTables, Statement } from './statement';
  * statement's snapshot, and it is still claimable), the UPDATE does not see that version and leaves the
  * row out: a row can drop out of a claim, never be claimed twice. `= ANY(ARRAY(…))` rather than a join,
  * which would let the planner hash-join against a sequential scan of the whole table.
+ *
+ * A claim with a payload budget (`f.maxPayloadBytes`, $8) updates only the locked rows the budget takes
+ * (withinPayloadBudget); the others are left as they were. Without one, the statement is the poller's, unchanged.
  */
 export function jobClaimSkipLocked(t: SqlTables, f: ClaimFilter, stamp: ClaimStamp): Statement {
+  const budget = f.maxPayloadBytes ?? null;
+  const values = [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, stamp.workerId, stamp.leaseMs, stamp.token];
+  const locked = `${claimableSelect(t.jobs, t.queues, budget === null ? 'c.ctid' : payloadSizedColumns('c'))}
+  FOR UPDATE OF c SKIP LOCKED`;
+  const picked = budget === null ? locked : `SELECT b.tid FROM (${withinPayloadBudget(`(${locked})`, '$8')}) b`;
   return {
-    name: `job_claim_sl_${t.key}`,
+    name: budget === null ? `job_claim_sl_${t.key}` : `job_claim_sl_budget_${t.key}`,
     text: `
 UPDATE ${t.jobs} j SET ${claimSet('j', '$5', '$6', '$7')}
-WHERE j.ctid = ANY(ARRAY(${claimableSelect(t.jobs, t.queues, 'c.ctid')}
-  FOR UPDATE OF c SKIP LOCKED))
+WHERE j.ctid = ANY(ARRAY(${picked}))
 RETURNING ${CLAIMED_JOB_COLUMNS('j')}`,
-    values: [f.types, f.excludedQueues, f.onlyQueues ?? null, f.limit, stamp.workerId, stamp.leaseMs, stamp.token],
+    values: budget === null ? values : [...values, budget],
     rowMode: 'array',
   };
 }
