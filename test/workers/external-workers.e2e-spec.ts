@@ -122,6 +122,8 @@ describe('external workers over HTTP', () => {
       expect(back!.errors).toEqual([
         expect.objectContaining({ kind: 'handed-back', error: expect.stringContaining("filled the claim's answer") }),
       ]);
+      // Counted as a hand-back, as at shutdown.
+      expect(await metric('conveyor_jobs_handed_back_total', { queue: 'claim-large', type: 'EXT_A' })).toBe(1);
       // The next claim takes it, whole.
       const next = await claimed('claim-large', { workerId: 'ext-1', max: 3 });
       expect(next.map((j) => [j.id, (j.payload as { blob: string }).blob.length])).toEqual([[ids[2], blob.length]]);
@@ -139,6 +141,7 @@ describe('external workers over HTTP', () => {
       // The claim statement left it out: not claimed and handed back, but never claimed.
       expect(await t.row(ids[2])).toEqual(before);
       expect(before).toMatchObject({ status: 'PENDING', attempts: 0, lease_token: null, errors: [] });
+      expect(await metric('conveyor_jobs_handed_back_total', { queue: 'claim-stored', type: 'EXT_A' })).toBe(0);
     }, 60_000);
 
     it('leaves external types to HTTP workers even when an in-process handler exists for them', async () => {

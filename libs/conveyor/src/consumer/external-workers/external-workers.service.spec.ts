@@ -57,13 +57,16 @@ describe('ExternalWorkers.claim', () => {
 
   afterEach(() => jest.restoreAllMocks());
 
-  it('hands back the jobs past the answer and answers the others', async () => {
-    const { workers, query } = workersWith([job(a, half), job(b, half)], () =>
+  it('hands back the jobs past the answer, counted as hand-backs, and answers the others', async () => {
+    const { workers, query, events } = workersWith([job(a, half), job(b, half)], () =>
       Promise.resolve({ rows: [{ written: 1, which: null, at_us: '0' }], rowCount: 1 }),
     );
+    const finished: string[][] = [];
+    events.on('finished', (j, status, _ms, outcome) => finished.push([j.id, status, outcome]));
     const jobs = await workers.claim('q', { workerId: 'ext-1', max: 2 });
     expect(jobs.map((j) => j.id)).toEqual([a]);
     expect(query).toHaveBeenCalledTimes(1);
+    expect(finished).toEqual([[b, JobStatus.PENDING, 'handed_back']]);
     expect(warnings).toEqual([]);
   });
 
@@ -71,12 +74,16 @@ describe('ExternalWorkers.claim', () => {
     const { workers, events } = workersWith([job(a, half), job(b, half)], () => Promise.reject(new Error('connection lost')));
     const claimedEvents: string[][] = [];
     const started: string[] = [];
+    const finished: string[] = [];
     events.on('claimed', (jobs) => claimedEvents.push(jobs.map((j) => j.id)));
     events.on('started', (j) => started.push(j.id));
+    events.on('finished', (j) => finished.push(j.id));
     const jobs = await workers.claim('q', { workerId: 'ext-1', max: 2 });
     expect(jobs.map((j) => j.id)).toEqual([a]);
     expect(claimedEvents).toEqual([[a]]);
     expect(started).toEqual([a]);
+    // Not handed back: no hand-back to count.
+    expect(finished).toEqual([]);
     expect(warnings).toEqual([expect.stringContaining('connection lost')]);
   });
 });

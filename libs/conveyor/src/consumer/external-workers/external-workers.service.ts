@@ -16,7 +16,7 @@ import { JobRow, mapJobRow } from '../../storage/statements/job-row.mapper';
 import { JobStatus } from '../../job/job-status';
 import { jobLog } from '../../observation/logging/job-log-fields';
 import { jobExtendLease } from '../../storage/statements/job-extend-leases.sql';
-import { FinishAnswer } from '../../storage/statements/finish-answer.codec';
+import { FinishAnswer, writtenAt } from '../../storage/statements/finish-answer.codec';
 import { FinishRow } from '../../storage/statements/finish-row';
 import { jobFinishMany } from '../../storage/statements/job-finish-many.sql';
 import { jobGetById } from '../../storage/statements/job-get-by-id.sql';
@@ -107,7 +107,7 @@ export class ExternalWorkers {
    * string it could not be sent at all, and the jobs it held would wait, claimed, for their leases to expire, each
    * losing an attempt, claim after claim. A hand-back that fails leaves those to their leases; the claim still answers.
    * The claim statement already stopped at MAX_CLAIM_PAYLOAD_BYTES of stored payloads: this cut is for payloads
-   * stored compressed.
+   * stored compressed. Each job handed back is a `handed_back` outcome, as at shutdown.
    */
   private async withinAnswer(jobs: Job[]): Promise<Job[]> {
     let chars = 0;
@@ -121,7 +121,11 @@ export class ExternalWorkers {
     const reason = MESSAGES.claimAnswerFull(MAX_CLAIM_ANSWER_PAYLOAD_CHARS);
     const back = jobs.slice(fit).map((job) => handBackRow(job, job.lockedBy ?? UNKNOWN_HOLDER, reason));
     try {
-      await run<FinishAnswer>(this.db.pool, jobFinishMany(this.db.tables, back));
+      const { rows } = await run<FinishAnswer>(this.db.pool, jobFinishMany(this.db.tables, back));
+      const written = writtenAt(rows[0]);
+      jobs.slice(fit).forEach((job, i) => {
+        if (written(i)) this.events.emit('finished', job, JobStatus.PENDING, 0, 'handed_back');
+      });
     } catch (err) {
       // The claim committed: the jobs that fit are this worker's whatever became of the hand-back. Failing the claim
       // would leave them RUNNING under a claim nobody holds, each losing an attempt at lease expiry, as the jobs not

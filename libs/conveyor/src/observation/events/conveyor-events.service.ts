@@ -4,7 +4,8 @@ import { JobStatus } from '../../job/job-status';
 
 /**
  * How an attempt ended, as written: `failed` will be retried, `snoozed` asked to run later (the attempt
- * does not count), `handed_back` was returned to the queue at shutdown, unrun or unfinished.
+ * does not count), `handed_back` was returned to the queue unrun or unfinished (at shutdown, by an HTTP worker, or
+ * past a full claim answer).
  */
 export type JobOutcome = 'completed' | 'failed' | 'snoozed' | 'dead' | 'cancelled' | 'handed_back';
 

@@ -61,11 +61,14 @@ export class ConveyorMetrics implements OnModuleDestroy {
       dead: jobCounter('jobs_dead_total', 'Jobs that gave up: attempts exhausted, a permanent error, or too many snoozes.'),
       cancelled: jobCounter('jobs_cancelled_total', "Jobs cancelled by their handler or through this instance's API."),
       snoozed: jobCounter('jobs_snoozed_total', 'Attempts whose handler asked to run later (not counted as attempts).'),
-      handed_back: jobCounter('jobs_handed_back_total', 'Claimed jobs handed back to the queue at shutdown.'),
+      handed_back: jobCounter(
+        'jobs_handed_back_total',
+        'Claimed jobs handed back to the queue unrun or unfinished: at shutdown, by an HTTP worker, or past a full claim answer.',
+      ),
     };
     this.duration = new SeriesHistogram<JobLabel | 'outcome'>({
       name: `${P}job_duration_seconds`,
-      help: 'Handler run time per attempt, by outcome (hand-backs at shutdown are not included).',
+      help: 'Handler run time per attempt, by outcome (hand-backs are not included).',
       labelNames: ['queue', 'type', 'outcome'],
       buckets: DURATION_BUCKETS,
       registers,
