@@ -146,10 +146,7 @@ export class JobsService {
     const { answers, created, committed } = callerRunner
       ? await insertJobsInTurn(callerRunner, this.db.tables, statements)
       : statements.length > 1 || rows.some(hasKeys)
-        ? await this.db.transaction(async (tx, backendPid) => {
-            const inserted = await insertJobsInTurn(tx, this.db.tables, statements);
-            return { ...inserted, committed: committedTransaction(backendPid, inserted.created) };
-          })
+        ? await this.insertInTransaction(statements)
         : await this.insertKeyless(rows);
     this.pickup.committed(committed);
     // Most answers are the created rows themselves: map each stored row once.
@@ -164,6 +161,26 @@ export class JobsService {
     }
     if (created.length > 0) this.db.afterCallerCommit(manager, () => this.events.emit('submitted', created.map(jobOf)));
     return jobs;
+  }
+
+  /**
+   * Inserts the statements of a batch in a transaction of its own. A row whose key another transaction has taken
+   * and not yet committed waits for it, holding the keys of the rows before it; two batches taking the same keys in
+   * different orders (or a batch and a bulk retry) can so wait for each other, and PostgreSQL aborts one of them
+   * after `deadlock_timeout`. The aborted transaction changed nothing: it is run again, and now waits for the other's
+   * keys instead of holding its own, then answers with the jobs holding them.
+   */
+  private async insertInTransaction(statements: NewJobRow[][]): Promise<InsertedJobs> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction(async (tx, backendPid) => {
+          const inserted = await insertJobsInTurn(tx, this.db.tables, statements);
+          return { ...inserted, committed: committedTransaction(backendPid, inserted.created) };
+        });
+      } catch (err) {
+        if (!isDeadlockDetected(err) || attempt === MAX_DEADLOCK_TRIES) throw err;
+      }
+    }
   }
 
   /**
@@ -322,6 +339,8 @@ export class JobsService {
 /** States each operator action applies to; the statements (job-cancel, job-retry) guard the same ones. */
 const CANCELLABLE: readonly JobStatus[] = [...CLAIMABLE_STATUSES, JobStatus.RUNNING];
 const RETRYABLE: readonly JobStatus[] = [JobStatus.DEAD, JobStatus.CANCELLED];
+/** Runs of a batch's transaction that PostgreSQL aborted to break a deadlock before its error is answered. */
+const MAX_DEADLOCK_TRIES = 3;
 /** Tries of a state-guarded action whose job kept moving into an accepted state (see inAcceptedState). */
 const MAX_STATE_GUARD_TRIES = 5;
 
