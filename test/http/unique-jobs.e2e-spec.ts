@@ -196,6 +196,47 @@ describe('unique jobs (uniqueKey)', () => {
     }
   });
 
+  it('POST /jobs/retry chosen as the victim of a deadlock on a unique key is run again: 200, and every job is retried', async () => {
+    const cancelled = async (uniqueKey: string) => {
+      const res = await post({ type: 'TEST_RECORD', payload: {}, queue: 'bulk-filter-deadlock', uniqueKey, ...later }).expect(201);
+      await t.api().post(`/jobs/${res.body.id}/cancel`).expect(200);
+      return res.body.id as string;
+    };
+    await t.api().post('/queues/bulk-filter-deadlock/pause').expect(200);
+    const listed = [await cancelled('filter-deadlock-a'), await cancelled('filter-deadlock-b')];
+    // Another transaction takes key filter-deadlock-b first, as a batch insert would, so the bulk statement, holding
+    // the rows of both jobs, waits for it; that transaction then waits for one of those rows and rolls back.
+    const tx = await t.sql.connect();
+    try {
+      await tx.query("BEGIN; SET LOCAL deadlock_timeout = '60s'");
+      await tx.query(
+        `INSERT INTO ${t.jobsTable} (queue, type, payload, status, run_at, unique_key)
+         VALUES ('elsewhere', 'TEST_RECORD', '{}', 'SCHEDULED', now() + interval '1 hour', 'filter-deadlock-b')`,
+      );
+      const pid = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const answer = t
+        .api()
+        .post('/jobs/retry')
+        .send({ status: JobStatus.CANCELLED, queue: 'bulk-filter-deadlock' })
+        .then((res) => res);
+      await waitFor(
+        async () => (await t.sql.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rowCount! > 0,
+        { message: 'the bulk retry to wait for the held key' },
+      );
+      await tx.query(`SELECT 1 FROM ${t.jobsTable} WHERE id = $1 FOR UPDATE`, [listed[0]]);
+      await tx.query('ROLLBACK');
+      const res = await answer;
+      expect(res.status).toBe(200);
+      // Run again before that rollback, the statement skips the row the other transaction locked: the next call takes it.
+      const rest = await t.api().post('/jobs/retry').send({ status: JobStatus.CANCELLED, queue: 'bulk-filter-deadlock' }).expect(200);
+      expect([...res.body.ids, ...rest.body.ids].sort()).toEqual([...listed].sort());
+      expect(await Promise.all(listed.map((id) => t.statusOf(id)))).toEqual([JobStatus.PENDING, JobStatus.PENDING]);
+    } finally {
+      await tx.query('ROLLBACK').catch(() => undefined);
+      tx.release();
+    }
+  });
+
   it('a bulk retry leaves a job whose key is held, and of jobs sharing a key retries only one', async () => {
     const cancelled = async (uniqueKey?: string) => {
       const res = await post({ type: 'TEST_RECORD', payload: {}, queue: 'bulk-unique', uniqueKey, ...later }).expect(201);

@@ -4,6 +4,7 @@ import { JobStatus } from '../job/job-status';
 import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
+import { isDeadlockDetected } from '../storage/connections/deadlock-detected';
 import { JobStateConflictError } from '../errors/job-request.errors';
 import { jobRetryMany, JobRetryManyFilter, jobsNotifyReady, run } from '../storage/statements';
 
@@ -30,12 +31,31 @@ export class BulkRetryService {
 
   async retryMany(filter: JobRetryManyFilter): Promise<BulkRetryResult> {
     const key = filter.key?.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const { rows } = await run<{ id: string }>(this.db.pool, jobRetryMany(this.db.tables, { ...filter, key })).catch((err: unknown) => {
-      // Only a submission racing the statement for a freed unique key gets here; the statement rolled back.
-      throw isUniqueViolation(err, UNIQUE_KEY_INDEX) ? new JobStateConflictError(MESSAGES.bulkRetryUniqueKeyRace) : err;
-    });
+    const rows = await this.retryMatching({ ...filter, key });
     if (rows.length > 0) await run(this.db.pool, jobsNotifyReady(this.db.channel));
     this.live.announce(rows.map((r) => ({ id: r.id, status: JobStatus.PENDING })));
     return { retried: rows.length, ids: rows.map((r) => r.id) };
   }
+
+  /**
+   * The statement, run again when PostgreSQL aborted it to break a deadlock: holding the rows it retries and the
+   * unique keys it has taken, it can wait for a key that a batch insert or another retry has taken while that one
+   * waits for it. Aborted, it changed nothing; run again, it waits for the other's keys instead of holding its own.
+   */
+  private async retryMatching(filter: JobRetryManyFilter): Promise<Array<{ id: string }>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await run<{ id: string }>(this.db.pool, jobRetryMany(this.db.tables, filter))).rows;
+      } catch (err) {
+        if (isDeadlockDetected(err) && attempt < MAX_DEADLOCK_TRIES) continue;
+        // A submission racing the statement for a freed unique key (or deadlocks without end); it rolled back.
+        if (isUniqueViolation(err, UNIQUE_KEY_INDEX) || isDeadlockDetected(err))
+          throw new JobStateConflictError(MESSAGES.bulkRetryUniqueKeyRace);
+        throw err;
+      }
+    }
+  }
 }
+
+/** Runs of the statement that PostgreSQL aborted to break a deadlock before the request is answered with a 409. */
+const MAX_DEADLOCK_TRIES = 3;
