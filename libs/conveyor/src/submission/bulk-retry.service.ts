@@ -4,7 +4,7 @@ import { JobStatus } from '../job/job-status';
 import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
-import { isDeadlockDetected } from '../storage/connections/deadlock-detected';
+import { isDeadlockDetected, runAgainOnDeadlock } from '../storage/connections/deadlock-detected';
 import { JobStateConflictError } from '../errors/job-request.errors';
 import { jobRetryMany, JobRetryManyFilter, jobsNotifyReady, run } from '../storage/statements';
 
@@ -39,23 +39,16 @@ export class BulkRetryService {
 
   /**
    * The statement, run again when PostgreSQL aborted it to break a deadlock: holding the rows it retries and the
-   * unique keys it has taken, it can wait for a key that a batch insert or another retry has taken while that one
-   * waits for it. Aborted, it changed nothing; run again, it waits for the other's keys instead of holding its own.
+   * unique keys it has taken, it can meet a batch insert or another retry waiting for them.
    */
   private async retryMatching(filter: JobRetryManyFilter): Promise<Array<{ id: string }>> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return (await run<{ id: string }>(this.db.pool, jobRetryMany(this.db.tables, filter))).rows;
-      } catch (err) {
-        if (isDeadlockDetected(err) && attempt < MAX_DEADLOCK_TRIES) continue;
-        // A submission racing the statement for a freed unique key (or deadlocks without end); it rolled back.
-        if (isUniqueViolation(err, UNIQUE_KEY_INDEX) || isDeadlockDetected(err))
-          throw new JobStateConflictError(MESSAGES.bulkRetryUniqueKeyRace);
-        throw err;
-      }
+    try {
+      return (await runAgainOnDeadlock(() => run<{ id: string }>(this.db.pool, jobRetryMany(this.db.tables, filter)))).rows;
+    } catch (err) {
+      // A submission racing the statement for a freed unique key (or deadlocks run after run); it rolled back.
+      if (isUniqueViolation(err, UNIQUE_KEY_INDEX) || isDeadlockDetected(err))
+        throw new JobStateConflictError(MESSAGES.bulkRetryUniqueKeyRace);
+      throw err;
     }
   }
 }
-
-/** Runs of the statement that PostgreSQL aborted to break a deadlock before the request is answered with a 409. */
-const MAX_DEADLOCK_TRIES = 3;

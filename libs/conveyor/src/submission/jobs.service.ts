@@ -5,7 +5,7 @@ import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { SqlRunner } from '../storage/connections/sql-runner.interface';
 import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/unique-violation';
-import { isDeadlockDetected } from '../storage/connections/deadlock-detected';
+import { isDeadlockDetected, runAgainOnDeadlock } from '../storage/connections/deadlock-detected';
 import { JobNotFoundError, JobStateConflictError, JobValidationError, UniqueKeyConflictError } from '../errors/job-request.errors';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
 import { DELETED } from '../observation/live/live-event';
@@ -170,17 +170,13 @@ export class JobsService {
    * after `deadlock_timeout`. The aborted transaction changed nothing: it is run again, and now waits for the other's
    * keys instead of holding its own, then answers with the jobs holding them.
    */
-  private async insertInTransaction(statements: NewJobRow[][]): Promise<InsertedJobs> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.db.transaction(async (tx, backendPid) => {
-          const inserted = await insertJobsInTurn(tx, this.db.tables, statements);
-          return { ...inserted, committed: committedTransaction(backendPid, inserted.created) };
-        });
-      } catch (err) {
-        if (!isDeadlockDetected(err) || attempt === MAX_DEADLOCK_TRIES) throw err;
-      }
-    }
+  private insertInTransaction(statements: NewJobRow[][]): Promise<InsertedJobs> {
+    return runAgainOnDeadlock(() =>
+      this.db.transaction(async (tx, backendPid) => {
+        const inserted = await insertJobsInTurn(tx, this.db.tables, statements);
+        return { ...inserted, committed: committedTransaction(backendPid, inserted.created) };
+      }),
+    );
   }
 
   /**
@@ -339,8 +335,6 @@ export class JobsService {
 /** States each operator action applies to; the statements (job-cancel, job-retry) guard the same ones. */
 const CANCELLABLE: readonly JobStatus[] = [...CLAIMABLE_STATUSES, JobStatus.RUNNING];
 const RETRYABLE: readonly JobStatus[] = [JobStatus.DEAD, JobStatus.CANCELLED];
-/** Runs of a batch's transaction that PostgreSQL aborted to break a deadlock before its error is answered. */
-const MAX_DEADLOCK_TRIES = 3;
 /** Tries of a state-guarded action whose job kept moving into an accepted state (see inAcceptedState). */
 const MAX_STATE_GUARD_TRIES = 5;
 

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { HttpAdapterHost } from '@nestjs/core';
 import { MESSAGES } from '../../errors/conveyor.messages';
 import { connectionErrorText, isConnectionError, isStatementCancelled } from '../../storage/connections/connection-errors';
+import { isDeadlockDetected } from '../../storage/connections/deadlock-detected';
 import { DatabaseUnavailableError, JobRequestError, JobStateConflictError } from '../../errors/job-request.errors';
 import { errorBody, ErrorBody } from './error-body';
 
@@ -9,10 +10,10 @@ import { errorBody, ErrorBody } from './error-body';
 export const RETRY_AFTER_SECONDS = 2;
 
 /**
- * Turns every error into `{ statusCode, error, message, details? }`: request errors keep their status,
- * an unreachable database, or a statement the server cancelled (`statement_timeout`), is a 503 with Retry-After (never
- * a 500 or a hang), anything unexpected a 500 whose details stay in the log. It answers through Nest's HTTP adapter,
- * so it works on Express and Fastify.
+ * Turns every error into `{ statusCode, error, message, details? }`: request errors keep their status; an
+ * unreachable database, or a statement the server cancelled (`statement_timeout`) or aborted to break a deadlock, is a
+ * 503 with Retry-After (never a 500 or a hang); anything unexpected a 500 whose details stay in the log. It answers
+ * through Nest's HTTP adapter, so it works on Express and Fastify.
  */
 @Catch()
 export class ConveyorExceptionFilter implements ExceptionFilter {
@@ -50,6 +51,8 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
     if (exception instanceof DatabaseUnavailableError) return errorBody(503, exception.message);
     if (isConnectionError(exception)) return errorBody(503, MESSAGES.databaseUnavailable);
     if (isStatementCancelled(exception)) return errorBody(503, MESSAGES.statementCancelled);
+    // Only after the engine ran it again (runAgainOnDeadlock) and it deadlocked every time: it changed nothing.
+    if (isDeadlockDetected(exception)) return errorBody(503, MESSAGES.deadlockAborted);
     if (exception instanceof JobStateConflictError) return errorBody(409, exception.message, exception.details, exception.jobStatus);
     if (exception instanceof JobRequestError) {
       return errorBody(exception.status, exception.message, exception.details);
