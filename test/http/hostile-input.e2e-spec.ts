@@ -635,6 +635,28 @@ describe('REST API under hostile input', () => {
     },
   );
 
+  it.each(['9999-12-31T23:59:59-12:00', '9999-12-31T23:59:00-00:01', '0001-01-01T00:00:00+01:00'])(
+    'runAt %s, a real time whose instant falls outside years 0001-9999 in UTC, is a 400 naming runAt, alone or in a batch',
+    async (runAt) => {
+      const before = (await t.sql.query(`SELECT count(*)::int AS n FROM ${t.jobsTable}`)).rows[0].n;
+      const single = await post('/jobs', JSON.stringify({ type: FREE, payload: {}, runAt }));
+      expectStandardError(single);
+      expect(single.body.details.map((d: { field: string }) => d.field)).toEqual(['runAt']);
+      const batch = await post(
+        '/jobs/batch',
+        JSON.stringify({
+          jobs: [
+            { type: FREE, payload: {} },
+            { type: FREE, payload: {}, runAt },
+          ],
+        }),
+      );
+      expectStandardError(batch);
+      expect(batch.body.details.map((d: { field: string }) => d.field)).toEqual(['jobs[1].runAt']);
+      expect((await t.sql.query(`SELECT count(*)::int AS n FROM ${t.jobsTable}`)).rows[0].n).toBe(before);
+    },
+  );
+
   it.each(['2030-01-01', '2030-01-01T10:00Z', '2030-01-01T10:00:00+02:00', '2030-01-01T10:00:00.123456Z'])(
     'runAt %s is accepted',
     async (runAt) => {

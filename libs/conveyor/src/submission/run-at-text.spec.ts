@@ -10,6 +10,9 @@ describe('isRunAtText', () => {
     '2000-02-29T00:00:00-15:59',
     '0001-01-01',
     '9999-12-31T23:59:59Z',
+    '9999-12-31T23:59:59.999999999Z',
+    '9999-12-31T23:59:59+12:00',
+    '0001-01-01T00:00:00-12:00',
   ])('accepts %s', (text) => expect(isRunAtText(text)).toBe(true));
 
   it.each([
@@ -27,5 +30,8 @@ describe('isRunAtText', () => {
     ['an ordinal date', '2030-010'],
     ['basic format', '20300101T00Z'],
     ['an extended year', '+012030-01-01'],
+    ['a time in year 10000 in UTC', '9999-12-31T23:59:59-12:00'],
+    ['a time in year 10000 in UTC by a minute', '9999-12-31T23:59:00-00:01'],
+    ['a time before year 0001 in UTC', '0001-01-01T00:00:00+00:01'],
   ])('refuses %s (%s)', (_why, text) => expect(isRunAtText(text)).toBe(false));
 });
