@@ -401,6 +401,18 @@ describe('external workers over HTTP', () => {
         { leaseToken: token, error: 'x', retryAt: '2030-02-31T25:00:00Z' },
         ['retryAt'],
       ],
+      // Date reads these as other instants (2 March, the next day, year 0000) or writes them as PostgreSQL cannot.
+      ...[
+        ['on a day the month lacks', '2030-02-30T10:00:00Z'],
+        ['at 24:00', '2030-01-01T24:00:00Z'],
+        ['in year 0000', '0000-01-01T00:00:00Z'],
+        ['past year 9999 in UTC', '9999-12-31T23:59:59-12:00'],
+      ].map(([when, retryAt]): [string, string, unknown, string[]] => [
+        `fail with a retryAt ${when}`,
+        `/jobs/${id}/fail`,
+        { leaseToken: token, error: 'x', retryAt },
+        ['retryAt'],
+      ]),
       [
         'fail with both retryAt and permanent',
         `/jobs/${id}/fail`,

@@ -5,6 +5,7 @@ import { ExternalWorkers } from '../../consumer/external-workers/external-worker
 import { ExternalLease, ExternalOutcome } from '../../consumer/external-workers/external-outcome.interface';
 import { Job } from '../../job/job';
 import { readCompleteJobBody } from '../pipes/complete-job-body.reader';
+import { isRunAtText } from '../../submission/run-at-text';
 import {
   ClaimedJobDto,
   ClaimedJobsDto,
@@ -118,10 +119,11 @@ export class ExternalWorkersController {
   @ApiResponse({ status: 200, description: 'The job is RETRYING or DEAD.', type: JobOutcomeDto })
   @ApiErrors({ 400: true, 404: true, 409: CONFLICT, 413: true, 503: true })
   fail(@Param('id', JobIdPipe) id: string, @Body(conveyorValidationPipe()) body: FailJobDto): Promise<ExternalOutcome> {
-    const retryAt = body.retryAt === undefined ? undefined : new Date(body.retryAt);
-    if (retryAt && Number.isNaN(retryAt.getTime())) {
+    // Read as runAt is: Date alone rolls 2030-02-30 over to 2 March and 24:00 to the next day.
+    if (body.retryAt !== undefined && !isRunAtText(body.retryAt)) {
       throw new JobValidationError('Invalid request: retryAt', [{ field: 'retryAt', problems: ['is not a real date-time'] }]);
     }
+    const retryAt = body.retryAt === undefined ? undefined : new Date(body.retryAt);
     if (retryAt && body.permanent) {
       throw new JobValidationError('Invalid request: retryAt', [
         { field: 'retryAt', problems: ['give either retryAt or permanent, not both'] },
