@@ -307,6 +307,25 @@ describe('external workers over HTTP', () => {
     });
   });
 
+  describe('progress', () => {
+    it("stores the worker's data exactly as sent, its __proto__ and constructor keys included, at any depth", async () => {
+      const id = await enqueue('EXT_A', 'progress-keys');
+      const [job] = await claimed('progress-keys', { workerId: 'ext-1' });
+      const data = '{"__proto__":{"step":1},"constructor":"c","nested":{"__proto__":{"x":[1]},"prototype":2}}';
+      const res = await t
+        .api()
+        .post(`/jobs/${id}/progress`)
+        .set('Content-Type', 'application/json')
+        .send(`{"leaseToken":"${job.leaseToken}","percent":50,"data":${data}}`)
+        .expect(200);
+      const expected = { percent: 50, data: JSON.parse(data) as unknown };
+      expect(res.body).toEqual(expected);
+      const { rows } = await t.sql.query<{ progress: string }>(`SELECT progress::text FROM ${t.jobsTable} WHERE id = $1`, [id]);
+      expect(JSON.parse(rows[0].progress)).toEqual(expected);
+      expect(JSON.parse(rows[0].progress).data).toHaveProperty(['nested', '__proto__', 'x'], [1]);
+    });
+  });
+
   describe('fencing: a token that does not hold the job is a 409 and changes nothing', () => {
     it('refuses the reports of a worker whose lease expired, after the job was rescued and claimed again', async () => {
       const id = await enqueue('EXT_A', 'fenced', { maxAttempts: 5 });
@@ -388,6 +407,11 @@ describe('external workers over HTTP', () => {
         ['result.a'],
       ],
       ['complete with an array body', `/jobs/${id}/complete`, [token], ['body']],
+      ['progress with an unknown field', `/jobs/${id}/progress`, { leaseToken: token, percent: 5, step: 'x' }, ['step']],
+      ['progress with a malformed token', `/jobs/${id}/progress`, { leaseToken: 'nope', percent: 5 }, ['leaseToken']],
+      ['progress with a percent as text', `/jobs/${id}/progress`, { leaseToken: token, percent: '5' }, ['percent']],
+      ['progress with data not an object', `/jobs/${id}/progress`, { leaseToken: token, data: [1] }, ['data']],
+      ['progress with an array body', `/jobs/${id}/progress`, [token], ['body']],
       ['fail without an error', `/jobs/${id}/fail`, { leaseToken: token }, ['error']],
       [
         'fail with a retryAt that is not a date-time',

@@ -5,6 +5,7 @@ import { ExternalWorkers } from '../../consumer/external-workers/external-worker
 import { ExternalLease, ExternalOutcome } from '../../consumer/external-workers/external-outcome.interface';
 import { Job } from '../../job/job';
 import { readCompleteJobBody } from '../pipes/complete-job-body.reader';
+import { readReportProgressBody } from '../pipes/report-progress-body.reader';
 import { isRunAtText } from '../../submission/run-at-text';
 import {
   ClaimedJobDto,
@@ -81,6 +82,7 @@ export class ExternalWorkersController {
       'live subscribers. Refused with a 409 once the lease token no longer holds the job.',
   })
   @JOB_ID
+  @ApiBody({ type: ReportProgressDto })
   @ApiResponse({ status: 200, description: 'The progress as stored.', type: JobProgressDto })
   @ApiErrors({
     400: 'A bad `percent` or `data`, or `data` over 1 KiB as JSON (`details` names the field).',
@@ -89,7 +91,8 @@ export class ExternalWorkersController {
     413: true,
     503: true,
   })
-  progress(@Param('id', JobIdPipe) id: string, @Body(conveyorValidationPipe()) body: ReportProgressDto): Promise<JobProgress> {
+  progress(@Param('id', JobIdPipe) id: string, @Body() raw: unknown): Promise<JobProgress> {
+    const body = readReportProgressBody(raw);
     return this.workers.progress(id, body.leaseToken, { percent: body.percent ?? null, data: body.data ?? null });
   }
 

@@ -14,11 +14,11 @@ function flatten(errors: ValidationError[], prefix = ''): FieldProblem[] {
  * Validation of query strings and request bodies: unknown fields refused, every problem named in a 400's `details`.
  *
  * One style for every body: its rules are class-validator decorators on a DTO in ./dto (the same classes
- * describe it to OpenAPI), applied by this pipe. Two bodies carry caller JSON that must be stored exactly as sent,
+ * describe it to OpenAPI), applied by this pipe. Three bodies carry caller JSON that must be stored exactly as sent,
  * which class-transformer's copy would not do, so they apply their DTO's rules with class-validator on a copy
  * of the known fields instead: a submission (the engine's JobRequestValidator, with SubmitJobEnvelope's rules,
- * because in-code `enqueue` needs the same check and the same field names) and a completion
- * (readCompleteJobBody, with CompleteJobDto's).
+ * because in-code `enqueue` needs the same check and the same field names), a completion and a progress report
+ * (readJsonCarryingBody, with CompleteJobDto's and ReportProgressDto's).
  */
 export function conveyorValidationPipe(): ValidationPipe {
   return new ValidationPipe({
