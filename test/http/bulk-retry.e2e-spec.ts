@@ -101,6 +101,20 @@ describe('POST /jobs/retry', () => {
     expect((await t.api().post('/jobs/retry').send({ queue: 'bulk-u' }).expect(200)).body.retried).toBe(0);
   });
 
+  it('a filter holding a lone surrogate is a 400 naming it: pg would send U+FFFD in its place and match other jobs', async () => {
+    const job = await dead('bulk-surrogate', 'sur1', { idempotencyKey: 'report-\ufffd-1' });
+    for (const [body, field] of [
+      [{ queue: 'bulk-surrogate', key: '\ud800' }, 'key'],
+      [{ queue: 'bulk-surrogate', type: 'TEST_CONTROLLED\udc00' }, 'type'],
+      [{ queue: 'bulk-surrogate\ud800' }, 'queue'],
+    ] as const) {
+      const res = await t.api().post('/jobs/retry').send(body);
+      expectErrorBody(res, 400, [field]);
+      expect(res.body.details[0].problems).toEqual([`${field} must not contain an unpaired UTF-16 surrogate`]);
+    }
+    expect(await t.statusOf(job.id)).toBe(JobStatus.DEAD);
+  });
+
   it('400 naming the field for a bad filter, and nothing changes', async () => {
     const job = await dead('bulk-bad', 'bad1');
     for (const [body, field] of [

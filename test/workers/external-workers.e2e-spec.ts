@@ -407,6 +407,7 @@ describe('external workers over HTTP', () => {
         ['result.a'],
       ],
       ['complete with an array body', `/jobs/${id}/complete`, [token], ['body']],
+      ['claim with a lone surrogate in workerId', '/queues/q/claim', { workerId: 'w\ud800' }, ['workerId']],
       ['progress with an unknown field', `/jobs/${id}/progress`, { leaseToken: token, percent: 5, step: 'x' }, ['step']],
       ['progress with a malformed token', `/jobs/${id}/progress`, { leaseToken: 'nope', percent: 5 }, ['leaseToken']],
       ['progress with a percent as text', `/jobs/${id}/progress`, { leaseToken: token, percent: '5' }, ['percent']],

@@ -1,9 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Length, Max, Min, NotContains } from 'class-validator';
-
-/** PostgreSQL text cannot hold NUL; a worker id with one would fail in the database instead of here. */
-const NUL = '\u0000';
-const NUL_MESSAGE = '$property must not contain NUL characters';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsStorableText } from './storable-text.decorator';
 
 /** Body of `POST /queues/:queue/claim`. */
 export class ClaimJobsDto {
@@ -15,7 +12,7 @@ export class ClaimJobsDto {
   })
   @IsString()
   @Length(1, 200)
-  @NotContains(NUL, { message: NUL_MESSAGE })
+  @IsStorableText()
   workerId: string;
 
   @ApiPropertyOptional({ description: 'Most jobs to claim (capped at CLAIM_BATCH_SIZE).', default: 1, minimum: 1, maximum: 1000 })

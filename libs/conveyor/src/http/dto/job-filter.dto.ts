@@ -1,9 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, NotContains } from 'class-validator';
-
-/** PostgreSQL text cannot hold NUL; a filter with one would fail in the database instead of here. */
-const NUL = '\u0000';
-const NUL_MESSAGE = '$property must not contain NUL characters';
+import { IsOptional, IsString, Length } from 'class-validator';
+import { IsStorableText } from './storable-text.decorator';
 
 /**
  * The job filters `GET /jobs` and `POST /jobs/retry` share (queue exactly, type whatever the case, text in the
@@ -15,20 +12,20 @@ export class JobFilterDto {
   @IsOptional()
   @IsString()
   @Length(1, 200)
-  @NotContains(NUL, { message: NUL_MESSAGE })
+  @IsStorableText()
   queue?: string;
 
   @ApiPropertyOptional({ description: 'Job type, whatever the case.', example: 'SEND_EMAIL' })
   @IsOptional()
   @IsString()
   @Length(1, 200)
-  @NotContains(NUL, { message: NUL_MESSAGE })
+  @IsStorableText()
   type?: string;
 
   @ApiPropertyOptional({ description: 'Text anywhere in the idempotency key.', minLength: 1, maxLength: 255 })
   @IsOptional()
   @IsString()
   @Length(1, 255)
-  @NotContains(NUL, { message: NUL_MESSAGE })
+  @IsStorableText()
   key?: string;
 }
