@@ -1,4 +1,4 @@
-import { BadRequestException, ValidationPipe } from '@nestjs/common';
+import { BadRequestException, Type, ValidationPipe } from '@nestjs/common';
 import { ValidationError } from 'class-validator';
 import { FieldProblem } from '../../errors/job-request.errors';
 import { errorBody } from '../errors/error-body';
@@ -8,6 +8,20 @@ function flatten(errors: ValidationError[], prefix = ''): FieldProblem[] {
     ...(e.constraints ? [{ field: `${prefix}${e.property}`, problems: Object.values(e.constraints) }] : []),
     ...flatten(e.children ?? [], `${prefix}${e.property}.`),
   ]);
+}
+
+/**
+ * ValidationPipe reads a missing value as `{}`, and a JSON body of `null` with it: for `POST /jobs/retry`, whose
+ * fields are all optional filters, `null` would retry every DEAD job. A missing body is still `{}`; `null` is a
+ * body that is not an object, refused as `[]`, `3` and `"x"` are.
+ */
+class NullRefusingValidationPipe extends ValidationPipe {
+  protected override toEmptyIfNil<T = unknown, R = T>(value: T, metatype: Type<unknown> | object): R | object | string {
+    if (value === null) {
+      throw new BadRequestException(errorBody(400, 'Invalid request: body', [{ field: 'body', problems: ['must be a JSON object'] }]));
+    }
+    return super.toEmptyIfNil<T, R>(value, metatype);
+  }
 }
 
 /**
@@ -21,7 +35,7 @@ function flatten(errors: ValidationError[], prefix = ''): FieldProblem[] {
  * (readJsonCarryingBody, with CompleteJobDto's and ReportProgressDto's).
  */
 export function conveyorValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new NullRefusingValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
