@@ -9,7 +9,7 @@ import { Job } from '../job/job';
 import { JobErrorEntry } from '../job/job-error-entry.interface';
 import { JobErrorKind } from '../job/job-error-kind';
 import { JobStatus } from '../job/job-status';
-import { toStorableResult } from '../job/json-safety';
+import { replaceLoneSurrogates, toStorableResult } from '../job/json-safety';
 import { RegisteredHandler } from '../handlers/registered-handler.interface';
 import { FinishRow } from '../storage/statements/finish-row';
 import { LeaseLostError } from '../errors/lease-lost.error';
@@ -150,7 +150,7 @@ export function outcomeOf(row: FinishRow): JobOutcome {
 /** Strips what PostgreSQL text cannot hold, so a hostile error message cannot block the batch it is written in. */
 function clean(s: string): string {
   // eslint-disable-next-line no-control-regex -- NUL is exactly what must be removed
-  return s.replace(/\u0000/g, '\\0').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  return replaceLoneSurrogates(s.replace(/\u0000/g, '\\0'));
 }
 
 function describe(err: unknown): string {

@@ -29,10 +29,23 @@ export function findUnstorableJson(value: unknown, path = 'payload', depth = 0):
   return { field: path, problem: `has a value of type ${typeof value}, which JSON cannot hold` };
 }
 
+/** A UTF-16 surrogate without its pair: no UTF-8 encodes it, so pg sends U+FFFD in its place. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+/** Whether `s` holds a lone surrogate, which PostgreSQL would get (and store, or match) as U+FFFD. */
+export function hasLoneSurrogate(s: string): boolean {
+  return LONE_SURROGATE.test(s);
+}
+
+/** `s` with every lone surrogate replaced by U+FFFD, as PostgreSQL would get it anyway. */
+export function replaceLoneSurrogates(s: string): string {
+  return s.replace(LONE_SURROGATES, '\uFFFD');
+}
+
 function badString(s: string): string | null {
   if (s.includes('\u0000')) return 'contains a NUL character (\\u0000), which PostgreSQL cannot store';
-  // A lone surrogate cannot be encoded as UTF-8.
-  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s)) {
+  if (hasLoneSurrogate(s)) {
     return 'contains an unpaired UTF-16 surrogate';
   }
   return null;

@@ -1,12 +1,11 @@
 import { ValidateBy, ValidationOptions } from 'class-validator';
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+import { hasLoneSurrogate } from '../../job/json-safety';
 
 /** Why `value` is not text PostgreSQL stores as sent, or null when it is (or is no string: other rules judge that). */
 export function storableTextProblem(value: unknown, property = 'value'): string | null {
   if (typeof value !== 'string') return null;
   if (value.includes('\u0000')) return `${property} must not contain NUL characters`;
-  if (LONE_SURROGATE.test(value)) return `${property} must not contain an unpaired UTF-16 surrogate`;
+  if (hasLoneSurrogate(value)) return `${property} must not contain an unpaired UTF-16 surrogate`;
   return null;
 }
 
