@@ -1,4 +1,5 @@
 import { Job, JobStatus, UniqueKeyConflictError } from '@conveyor/core';
+import { PoolClient } from 'pg';
 import { waitFor } from '../support/wait-for';
 import { expectErrorBody } from './support/error-body.assertions';
 import { postJsonOnNewConnection } from './support/raw-http';
@@ -11,6 +12,18 @@ import { createRestTestApp, RestTestApp } from './support/rest-test-app';
  */
 describe('unique jobs (uniqueKey)', () => {
   let t: RestTestApp;
+  /**
+   * Once the bulk retry waits for a key `tx` (backend `pid`) holds, `tx` locks the listed row `id` the bulk statement
+   * holds, and PostgreSQL aborts the bulk statement, which waited first, to break the deadlock; then `tx` rolls back.
+   */
+  const closeTheCycle = async (tx: PoolClient, pid: number, id: string) => {
+    await waitFor(
+      async () => (await t.sql.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rowCount! > 0,
+      { message: 'the bulk retry to wait for the held key' },
+    );
+    await tx.query(`SELECT 1 FROM ${t.jobsTable} WHERE id = $1 FOR UPDATE`, [id]);
+    await tx.query('ROLLBACK');
+  };
   const later = { delayMs: 3_600_000 }; // SCHEDULED: waiting for the whole test
   const holding = (type: string, key: string) =>
     t.rows("type = $1 AND unique_key = $2 AND status IN ('SCHEDULED','PENDING','RETRYING','RUNNING')", [type, key]);
@@ -180,12 +193,7 @@ describe('unique jobs (uniqueKey)', () => {
         .post('/jobs/bulk/retry')
         .send({ ids: listed })
         .then((res) => res);
-      await waitFor(
-        async () => (await t.sql.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rowCount! > 0,
-        { message: 'the bulk retry to wait for the held key' },
-      );
-      await tx.query(`SELECT 1 FROM ${t.jobsTable} WHERE id = $1 FOR UPDATE`, [listed[0]]);
-      await tx.query('ROLLBACK');
+      await closeTheCycle(tx, pid, listed[0]);
       const res = await answer;
       expect(res.status).toBe(200);
       expect(res.body.results).toEqual(listed.map((id) => ({ id, ok: true, status: JobStatus.PENDING })));
@@ -219,12 +227,7 @@ describe('unique jobs (uniqueKey)', () => {
         .post('/jobs/retry')
         .send({ status: JobStatus.CANCELLED, queue: 'bulk-filter-deadlock' })
         .then((res) => res);
-      await waitFor(
-        async () => (await t.sql.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid])).rowCount! > 0,
-        { message: 'the bulk retry to wait for the held key' },
-      );
-      await tx.query(`SELECT 1 FROM ${t.jobsTable} WHERE id = $1 FOR UPDATE`, [listed[0]]);
-      await tx.query('ROLLBACK');
+      await closeTheCycle(tx, pid, listed[0]);
       const res = await answer;
       expect(res.status).toBe(200);
       // Run again before that rollback, the statement skips the row the other transaction locked: the next call takes it.
