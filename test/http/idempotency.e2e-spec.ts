@@ -76,6 +76,16 @@ describe('POST /jobs with an idempotency key', () => {
     expectErrorBody(res, 400, ['idempotencyKey']);
   });
 
+  it('400 naming idempotencyKey for an Idempotency-Key header outside printable ASCII; the same key in the body is taken', async () => {
+    // What Node reads of "café" sent as UTF-8 bytes in a header: one character per byte.
+    const utf8Bytes = Buffer.from('café-1', 'utf8').toString('latin1');
+    const res = await t.api().post('/jobs').set('Idempotency-Key', utf8Bytes).send({ type: 'TEST_RECORD', payload: {} });
+    expectErrorBody(res, 400, ['idempotencyKey']);
+    expect(await t.rows('idempotency_key = ANY($1)', [[utf8Bytes, 'café-1']])).toHaveLength(0);
+    const inBody = await t.api().post('/jobs').send({ type: 'TEST_RECORD', payload: {}, idempotencyKey: 'café-1' }).expect(201);
+    expect(inBody.body.idempotencyKey).toBe('café-1');
+  });
+
   it('409 when the key was used for a different request, and the stored job is unchanged', async () => {
     const body = { type: 'TEST_MAIL', payload: mail, idempotencyKey: 'welcome-7' };
     const first = await t.api().post('/jobs').send(body).expect(201);

@@ -47,6 +47,14 @@ describe('ConveyorClient', () => {
     expect(conflict.body).toMatchObject({ statusCode: 409, error: 'Conflict' });
   });
 
+  it('submits with an idempotency key in any script (it travels in the body, not in a header)', async () => {
+    const key = `請求書-café-${randomUUID()}`;
+    const first = await client.submit({ type: 'TEST_RECORD', payload: {} }, { idempotencyKey: key });
+    const again = await client.submit({ type: 'TEST_RECORD', payload: {}, idempotencyKey: key });
+    expect(again.id).toBe(first.id);
+    expect(await t.rows('idempotency_key = $1', [key])).toHaveLength(1);
+  });
+
   it('waits for a job to finish, and gets it', async () => {
     const job = await client.submit({ type: 'TEST_RECORD', payload: { result: { answer: 42 } } });
     const done = await client.waitFor(job.id, { timeoutMs: 10_000, intervalMs: 25 });

@@ -49,13 +49,20 @@ export class ConveyorClient {
     this.http = new HttpTransport(options);
   }
 
-  /** Submits one job. Repeating an idempotency key with the same request returns the earlier job. */
+  /**
+   * Submits one job. Repeating an idempotency key with the same request returns the earlier job. The key (the option,
+   * or the request's own `idempotencyKey`) travels in the body, where any text is sent as is; a header carries ASCII only.
+   */
   submit<P>(
     request: JobRequest<P>,
     options: { idempotencyKey?: string | undefined; signal?: AbortSignal | undefined } = {},
   ): Promise<Job<P>> {
-    const headers: Record<string, string> = options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {};
-    return this.http.request('POST', '/jobs', { body: toWire(request), headers, signal: options.signal });
+    const own = request.idempotencyKey;
+    if (options.idempotencyKey !== undefined && own !== undefined && own !== options.idempotencyKey) {
+      throw new TypeError('submit got two different idempotency keys: the request’s idempotencyKey and options.idempotencyKey');
+    }
+    const body = toWire({ ...request, idempotencyKey: options.idempotencyKey ?? own });
+    return this.http.request('POST', '/jobs', { body, signal: options.signal });
   }
 
   /** Submits many jobs, all or nothing; the answer is in request order. */

@@ -24,8 +24,13 @@ describe('ConveyorClient requests', () => {
     const [{ url, init }] = f.calls;
     expect(url).toBe('http://conveyor:3000/jobs');
     expect(init.method).toBe('POST');
-    expect(init.headers).toMatchObject({ authorization: 'Bearer k-1', 'idempotency-key': 'idem', 'content-type': 'application/json' });
-    expect(JSON.parse(init.body as string)).toEqual({ type: 'T', payload: { a: 1 }, runAt: '2030-01-01T00:00:00.000Z' });
+    expect(init.headers).toMatchObject({ authorization: 'Bearer k-1', 'content-type': 'application/json' });
+    expect(JSON.parse(init.body as string)).toEqual({
+      type: 'T',
+      payload: { a: 1 },
+      runAt: '2030-01-01T00:00:00.000Z',
+      idempotencyKey: 'idem',
+    });
   });
 
   it('puts list filters in the query string and escapes path segments', async () => {

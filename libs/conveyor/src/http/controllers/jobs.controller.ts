@@ -55,7 +55,7 @@ export class JobsController {
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: 'Same as the `idempotencyKey` field (they must agree if both are sent).',
+    description: 'Same as the `idempotencyKey` field (they must agree if both are sent); printable ASCII only.',
   })
   @ApiCreatedResponse({ type: JobDto, description: 'The job was created.' })
   @ApiOkResponse({ type: JobDto, description: 'The idempotency key was already used with the same request: the earlier job.' })
@@ -225,9 +225,23 @@ export class JobsController {
   }
 }
 
-/** Merges the `Idempotency-Key` header into the body; a different key in each is a 400. */
+/**
+ * What an `Idempotency-Key` header may hold: printable ASCII. Node reads a header's other bytes one character each
+ * (Latin-1), so a key sent as UTF-8 would be stored as other characters than the same key in the body.
+ */
+const HEADER_KEY = /^[\x20-\x7e]*$/;
+
+/** Merges the `Idempotency-Key` header into the body; a different key in each is a 400, and so is a header key not in ASCII. */
 function withHeaderKey(body: unknown, headerKey: string | undefined): unknown {
   if (headerKey === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  if (!HEADER_KEY.test(headerKey)) {
+    throw new JobValidationError('Invalid idempotency key', [
+      {
+        field: 'idempotencyKey',
+        problems: ['the Idempotency-Key header takes printable ASCII only: send other keys as the idempotencyKey field'],
+      },
+    ]);
+  }
   const own = (body as { idempotencyKey?: unknown }).idempotencyKey;
   if (own !== undefined && own !== headerKey) {
     throw new JobValidationError('Conflicting idempotency keys', [
