@@ -154,8 +154,8 @@ describe('quiet inserts: an instance claims its own submissions and announces th
   it('inserts a job with a large payload on the pool and announces it: storing it would hold up the claims behind it', async () => {
     await heardSoFar();
     const large = await a.jobs.enqueue('TEST_RECORD', { blob: 'x'.repeat(SOLO_PAYLOAD_CHARS) });
+    // Announced, so either instance may run it.
     await completedWithin(a.jobs, large.id, 5_000);
-    expect(await ranOn(large.id)).toBe('instance-a');
     expect((await heardSoFar()).length).toBe(1);
   });
 

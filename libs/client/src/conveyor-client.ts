@@ -53,7 +53,7 @@ export class ConveyorClient {
    * Submits one job. Repeating an idempotency key with the same request returns the earlier job. The key (the option,
    * or the request's own `idempotencyKey`) travels in the body, where any text is sent as is; a header carries ASCII only.
    */
-  submit<P>(
+  async submit<P>(
     request: JobRequest<P>,
     options: { idempotencyKey?: string | undefined; signal?: AbortSignal | undefined } = {},
   ): Promise<Job<P>> {

@@ -33,6 +33,13 @@ describe('ConveyorClient requests', () => {
     });
   });
 
+  it('rejects, sending nothing, a submission given two different idempotency keys', async () => {
+    const f = fakeFetch();
+    const client = new ConveyorClient({ baseUrl: 'http://h', fetch: f.fetch });
+    await expect(client.submit({ type: 'T', payload: {}, idempotencyKey: 'a' }, { idempotencyKey: 'b' })).rejects.toBeInstanceOf(TypeError);
+    expect(f.calls).toEqual([]);
+  });
+
   it('puts list filters in the query string and escapes path segments', async () => {
     const f = fakeFetch(json(200, { items: [], nextCursor: null }), json(200, { jobs: [] }));
     const client = new ConveyorClient({ baseUrl: 'http://h', fetch: f.fetch });

@@ -22,7 +22,7 @@ const LEVELS: Record<JobOutcome, Exclude<LogLevel, 'fatal'>> = {
 const OUTCOME_MESSAGES: Record<JobOutcome, string> = {
   completed: 'Job completed',
   snoozed: 'Job asked to run later',
-  handed_back: 'Job handed back at shutdown',
+  handed_back: 'Job handed back unrun or unfinished',
   failed: 'Job attempt failed; it will be retried',
   cancelled: 'Job cancelled by its handler',
   dead: 'Job is dead: no attempts left, or a permanent error',

@@ -20,7 +20,7 @@ export const MESSAGES = {
   databaseUnavailable: 'The job database is unavailable; try again shortly.',
   statementCancelled: 'The database cancelled the statement before it finished (its statement_timeout, or an operator); try again shortly.',
   deadlockAborted:
-    'The database aborted the statement, again and again, to break a deadlock with other requests; nothing changed. Try again.',
+    'The database aborted a statement of this request to break a deadlock with other requests; that statement changed nothing. Try again.',
   databasePoolExhausted: 'The database connection pool is exhausted: every connection is in use. Try again shortly.',
   shuttingDown: 'Worker shut down before the handler finished; the job was handed back.',
   claimAnswerFull: (maxChars: number) =>

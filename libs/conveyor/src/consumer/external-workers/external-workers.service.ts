@@ -37,9 +37,11 @@ const UNKNOWN_HOLDER = 'an external worker';
 export const MAX_CLAIM_ANSWER_PAYLOAD_CHARS = 64 * 1024 * 1024;
 
 /**
- * Most stored payload bytes one claim takes (`ClaimFilter.maxPayloadBytes`): the answer's figure, as an incompressible
- * payload stores about as many bytes as its JSON text has characters. The claim statement then reads no payload its
- * answer could not carry; one that compresses may still be taken and handed back by withinAnswer.
+ * Most stored payload bytes one claim takes (`ClaimFilter.maxPayloadBytes`): the answer's figure. An incompressible
+ * ASCII payload stores about as many bytes as its JSON text has characters, so the claim statement reads no payload
+ * its answer could not carry; one that compresses may still be taken and handed back by withinAnswer. Text outside
+ * ASCII stores more bytes than characters, so such a claim may take fewer jobs than its answer could carry (the next
+ * claim takes the rest).
  */
 export const MAX_CLAIM_PAYLOAD_BYTES = MAX_CLAIM_ANSWER_PAYLOAD_CHARS;
 

@@ -124,7 +124,9 @@ export class ExternalWorkersController {
   fail(@Param('id', JobIdPipe) id: string, @Body(conveyorValidationPipe()) body: FailJobDto): Promise<ExternalOutcome> {
     // Read as runAt is: Date alone rolls 2030-02-30 over to 2 March and 24:00 to the next day.
     if (body.retryAt !== undefined && !isRunAtText(body.retryAt)) {
-      throw new JobValidationError('Invalid request: retryAt', [{ field: 'retryAt', problems: ['is not a real date-time'] }]);
+      throw new JobValidationError('Invalid request: retryAt', [
+        { field: 'retryAt', problems: ['is not a real date-time between years 0001 and 9999 (UTC)'] },
+      ]);
     }
     const retryAt = body.retryAt === undefined ? undefined : new Date(body.retryAt);
     if (retryAt && body.permanent) {

@@ -21,9 +21,13 @@ function databaseError(code: string): Error {
 }
 
 describe('ConveyorExceptionFilter', () => {
-  it('answers a deadlock that outlasted its runs (40P01) with a 503 and Retry-After: nothing changed, try again', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('answers a deadlock the engine did not settle (40P01) with a 503 and Retry-After, and warns the operator', () => {
     const { answer, raise } = filterAnswering();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     raise(databaseError('40P01'));
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('error 40P01'));
     expect(answer.status).toBe(503);
     expect(answer.headers['Retry-After']).toBe(String(RETRY_AFTER_SECONDS));
     expect(answer.body).toMatchObject({ statusCode: 503, message: expect.stringContaining('deadlock') });

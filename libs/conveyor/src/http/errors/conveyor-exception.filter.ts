@@ -40,6 +40,10 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
         `The database cancelled a statement: ${connectionErrorText(exception)} (if this repeats, statement_timeout may be too short)`,
       );
     }
+    // Transient for the caller, but a deadlock that reaches here is worth an operator's look.
+    if (isDeadlockDetected(exception)) {
+      this.logger.warn(`The database aborted a statement to break a deadlock: ${connectionErrorText(exception)}`);
+    }
     if (body.statusCode >= 500 && body.statusCode !== 503) {
       this.logger.error((exception as Error)?.stack ?? String(exception));
     }
@@ -51,7 +55,7 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
     if (exception instanceof DatabaseUnavailableError) return errorBody(503, exception.message);
     if (isConnectionError(exception)) return errorBody(503, MESSAGES.databaseUnavailable);
     if (isStatementCancelled(exception)) return errorBody(503, MESSAGES.statementCancelled);
-    // Only after the engine ran it again (runAgainOnDeadlock) and it deadlocked every time: it changed nothing.
+    // One the engine did not settle itself (runAgainOnDeadlock, or one job at a time): the aborted statement changed nothing.
     if (isDeadlockDetected(exception)) return errorBody(503, MESSAGES.deadlockAborted);
     if (exception instanceof JobStateConflictError) return errorBody(409, exception.message, exception.details, exception.jobStatus);
     if (exception instanceof JobRequestError) {

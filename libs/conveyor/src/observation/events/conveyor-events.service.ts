@@ -20,7 +20,10 @@ export interface ConveyorEventMap {
   claimed: [jobs: Job[], requested: number];
   /** A handler started; `readyAt` is when the job became due. */
   started: [job: Job, readyAt: Date];
-  /** An attempt's outcome was written. */
+  /**
+   * An attempt's outcome was written; for `handed_back`, a claimed job was returned unrun (its `started` may not have
+   * fired: a job past a full claim answer never reached its worker).
+   */
   finished: [job: Job, status: JobStatus, durationMs: number, outcome: JobOutcome];
   /** A waiting job was cancelled through the API (a handler cancelling its own job is a `finished` outcome). */
   cancelled: [job: Job];

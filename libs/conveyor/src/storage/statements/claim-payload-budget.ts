@@ -7,7 +7,9 @@
  * Sizes are `pg_column_size(payload)`, what the row stores: read from the row or its TOAST pointer without fetching
  * or decompressing the payload, so the payloads the claim leaves out are never read. A compressed payload stores
  * less than its JSON text, so a bounded claim may still take more text than its answer carries: the answer's own cut
- * by characters (ExternalWorkers.withinAnswer) stays, and hands those back.
+ * by characters (ExternalWorkers.withinAnswer) stays, and hands those back. Rows with the same priority and run_at
+ * have no order among themselves in a claim, and none in the running sum: which of them the budget takes is arbitrary,
+ * as which of them a claim locks is.
  */
 
 /** What a bounded claim selects of each row `alias` it locks: its tuple id `tid`, its payload's stored `size`, and its claim order. */
