@@ -205,6 +205,66 @@ describe('cron schedules', () => {
   });
 
   it.each([
+    // Per second: its ticks go on after the deploy.
+    ['expression', () => ({ old: { cron: '0 0 1 1 *' }, changed: { cron: '* * * * * *' }, ticksAfter: true })],
+    [
+      'time zone',
+      () => {
+        // A tick 1.5 s from now in UTC+1 (no daylight saving there): the same text read in UTC ticks an hour later.
+        const wall = new Date(Date.now() + 1_500 + 3_600_000);
+        const text = `${wall.getUTCSeconds()} ${wall.getUTCMinutes()} ${wall.getUTCHours()} * * *`;
+        return { old: { cron: text }, changed: { cron: text, timezone: 'Etc/GMT-1' }, ticksAfter: false };
+      },
+    ],
+  ])('a new %s across a rolling deploy starts from the deploy: none of its earlier ticks is enqueued', async (_case, definitions) => {
+    await stopAll();
+    const { old, changed, ticksAfter } = definitions();
+    const name = `new-${_case.replace(' ', '-')}`;
+    const startApp = (def: { cron: string; timezone?: string }) =>
+      createTestApp({
+        schema: schema.schema,
+        http: false,
+        providers: [ReportHandler],
+        engine: { runWorkers: false, schedules: [{ ...LATEST_ONLY, name, catchUp: 10, ...def }] },
+      });
+    const registeredAt = await dbNow();
+    apps = [await startApp(old)];
+    // The old definition runs on while ticks of the new one fall: the new one did not exist yet, so they are not owed.
+    await waitFor(async () => (await dbNow()) > registeredAt + 2_500, { message: 'ticks of the new definition to fall' });
+    const deployedAt = await dbNow();
+    apps.push(await startApp(changed));
+    await apps.shift()!.close();
+    await waitFor(async () => (await dbNow()) > deployedAt + 1_500, { message: 'a tick after the deploy' });
+    if (ticksAfter) await waitFor(async () => (await ticksOf(name)).length >= 1, { message: 'a tick of the new definition' });
+    const ticks = await ticksOf(name);
+    expectOneJobPerTick(ticks, name);
+    expect(ticks.filter((r) => r.tick <= deployedAt)).toEqual([]);
+    if (ticksAfter) expect(gapsOf(ticks).every((g) => g === 1000)).toBe(true);
+  });
+
+  it('old and new definitions running together each enqueue their own ticks, once each, none lost', async () => {
+    await stopAll();
+    const startApp = (cron: string) =>
+      createTestApp({
+        schema: schema.schema,
+        http: false,
+        providers: [ReportHandler],
+        engine: { runWorkers: false, schedules: [{ ...LATEST_ONLY, name: 'even-to-odd', cron }] },
+      });
+    apps = [await startApp('*/2 * * * * *')];
+    const deployedAt = await dbNow();
+    apps.push(await startApp('1-59/2 * * * * *'));
+    // The two find each other's definition in the row in turn, round after round.
+    await waitFor(async () => (await ticksOf('even-to-odd')).filter((r) => r.tick > deployedAt).length >= 6, {
+      message: 'six ticks of both definitions',
+    });
+    await apps.shift()!.close();
+    const ticks = (await ticksOf('even-to-odd')).filter((r) => r.tick > deployedAt + 1_000);
+    expectOneJobPerTick(ticks, 'even-to-odd');
+    expect(gapsOf(ticks).every((g) => g === 1000)).toBe(true);
+  });
+
+  it.each([
     ['a payload the handler rejects', { ...LATEST_ONLY, name: 'bad-payload', payload: { report: 5 } }, /schedules\[0\]\.payload\.report/],
     ['an unknown job type', { ...LATEST_ONLY, name: 'no-handler', type: 'NOPE' }, /schedules\[0\]\.type.*NOPE/],
     ['a name a handler schedule has', { ...LATEST_ONLY, name: 'every-second' }, /"every-second" is also the name of/],

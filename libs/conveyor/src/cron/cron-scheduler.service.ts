@@ -8,9 +8,17 @@ import { LivePublisher } from '../observation/live/live-publisher.service';
 import { JobRequestValidator } from '../submission/job-request.validator';
 import { JobRow, mapJobRow } from '../storage/statements/job-row.mapper';
 import { LogRecord } from '../observation/logging/log-record';
-import { databaseClock, NewJobRow, run, scheduleAdvanceMany, scheduleInsertMissing, scheduleLockMany } from '../storage/statements';
+import {
+  databaseClock,
+  NewJobRow,
+  run,
+  scheduleAdvanceMany,
+  scheduleInsertMissing,
+  scheduleLockMany,
+  scheduleRedefineMany,
+} from '../storage/statements';
 import { ResolvedSchedule, ScheduleRegistry } from './schedule-registry.service';
-import { dueTicks, ScheduleProgress } from './schedule-ticks';
+import { dueTicks, scheduleDefinition, ScheduleProgress } from './schedule-ticks';
 
 /** Longest the timer sleeps, even when the next tick is further off: the clock offset is measured again. */
 const MAX_SLEEP_MS = 60_000;
@@ -53,6 +61,14 @@ export function cronJobKey(name: string, tick: Date): string {
  * Pausing (ScheduleControl) is a flag on the progress row, read under the same lock: a paused schedule's rounds
  * enqueue nothing, on every instance, and resuming starts from the first tick after the resume (schedule-ticks.ts).
  * A paused schedule still arms the timer, so an instance wakes for its ticks and notices a resume made elsewhere.
+ *
+ * Redefinition: the row records the definition (expression and time zone) its ticks followed. A schedule whose
+ * definition changed in the code owes no tick of the new one from before the first round of an instance running it
+ * (`since`): those fell while it did not exist, and the old one's ticks stood for them (moving a daily job from 03:00
+ * to 04:00 after it ran at 03:00 must not run it again at once). So a round that finds another definition in the row
+ * moves the progress mark to its own `since` (never back) and records its own. During a rolling deploy the old and
+ * new instances find each other's definition in turn: an old instance's `since` lies before the mark and moves
+ * nothing, a new one's moves the mark at most to its start, so each enqueues its own definition's ticks, once each.
  */
 @Injectable()
 export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -63,6 +79,8 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
   private stopped = false;
   private registered = false;
   private failures = 0;
+  /** The database clock at this instance's first round: where a schedule's new definition starts (see Redefinition). */
+  private since: Date | null = null;
   /** Schedules that failed on their own (see isolated()): failures in a row, and when to try again (database clock). */
   private readonly failingSchedules = new Map<string, { failures: number; retryAt: number }>();
 
@@ -131,12 +149,18 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
   private async enqueueDue(): Promise<number> {
     const t = this.db.tables;
     if (!this.registered) {
-      await run(this.db.pool, scheduleInsertMissing(t, this.schedules));
+      await run(
+        this.db.pool,
+        scheduleInsertMissing(
+          t,
+          this.schedules.map((s) => ({ name: s.name, cron: scheduleDefinition(s.expression) })),
+        ),
+      );
       this.registered = true;
     }
     const { now, created } = await this.db.transaction(async (tx) => {
       const locked = (
-        await run<{ name: string; last_tick: Date; paused: boolean }>(
+        await run<{ name: string; last_tick: Date; paused: boolean; cron: string }>(
           tx,
           scheduleLockMany(
             t,
@@ -147,17 +171,26 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
       // A progress row deleted by hand is recreated (from now) on the next round.
       if (locked.length < this.schedules.length) this.registered = false;
       const now = await this.measureClock(tx);
-      const progress = new Map(locked.map((r) => [r.name, { lastTick: r.last_tick, paused: r.paused }]));
+      const since = this.since ?? now;
+      const rowsByName = new Map(locked.map((r) => [r.name, r]));
       const rows: NewJobRow[] = [];
       const advances: Array<{ name: string; tick: Date; cron: string }> = [];
+      const changes: Array<{ name: string; since: Date; definition: string }> = [];
       for (const s of this.schedules) {
-        const stored = progress.get(s.name);
-        if (!stored) continue;
+        const row = rowsByName.get(s.name);
+        if (!row) continue;
+        const definition = scheduleDefinition(s.expression);
+        const stored = { lastTick: row.last_tick, paused: row.paused };
+        if (row.cron !== definition) {
+          changes.push({ name: s.name, since, definition });
+          if (since > stored.lastTick) stored.lastTick = since;
+        }
         const owed = this.isolated(s, now, () => this.owedRows(s, stored, now));
         if (!owed || owed.rows.length === 0) continue;
         rows.push(...owed.rows);
-        advances.push({ name: s.name, tick: owed.lastTick, cron: s.cron });
+        advances.push({ name: s.name, tick: owed.lastTick, cron: definition });
       }
+      if (changes.length > 0) await run(tx, scheduleRedefineMany(t, changes));
       if (rows.length === 0) return { now, created: [] as JobRow[] };
       const { rows: inserted } = await insertRows(tx, t, rows);
       await this.live.announceIn(
@@ -167,6 +200,7 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
       await run(tx, scheduleAdvanceMany(t, advances));
       return { now, created: [...inserted.values()] };
     });
+    this.since ??= now;
     if (created.length > 0) {
       const jobs = created.map((r) => mapJobRow(r));
       this.events.emit('submitted', jobs);

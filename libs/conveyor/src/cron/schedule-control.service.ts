@@ -6,7 +6,7 @@ import { run, scheduleList, ScheduleRow, scheduleSetPaused } from '../storage/st
 import { JobsService } from '../submission/jobs.service';
 import { JobRequestValidator } from '../submission/job-request.validator';
 import { ResolvedSchedule, ScheduleRegistry } from './schedule-registry.service';
-import { nextTick } from './schedule-ticks';
+import { nextTick, scheduleDefinition } from './schedule-ticks';
 
 /** One schedule as the API shows it: its definition on this instance and its state in the database. */
 export interface ScheduleState {
@@ -81,7 +81,10 @@ export class ScheduleControl {
 
   private async setPaused(name: string, paused: boolean): Promise<ScheduleState> {
     const s = this.find(name);
-    const { rows } = await run<ScheduleRow>(this.db.pool, scheduleSetPaused(this.db.tables, s.name, s.cron, paused));
+    const { rows } = await run<ScheduleRow>(
+      this.db.pool,
+      scheduleSetPaused(this.db.tables, s.name, scheduleDefinition(s.expression), paused),
+    );
     return this.state(s, rows[0]);
   }
 

@@ -26,3 +26,12 @@ export function dueTicks(expression: CronExpression, catchUp: number, progress: 
 export function nextTick(expression: CronExpression, progress: ScheduleProgress): Date | null {
   return progress.paused ? null : expression.next(progress.lastTick);
 }
+
+/**
+ * What a schedule's row records as the definition its ticks follow (the `cron` column): the expression, preceded by
+ * its time zone in crontab's `TZ=` form unless that is UTC, so rows written before the time zone was recorded still
+ * match a UTC schedule. Ticks depend on nothing else of a schedule.
+ */
+export function scheduleDefinition(expression: CronExpression): string {
+  return expression.timezone === 'UTC' ? expression.text : `TZ=${expression.timezone} ${expression.text}`;
+}

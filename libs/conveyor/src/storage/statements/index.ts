@@ -41,6 +41,7 @@ export * from './database-clock.sql';
 export * from './schedule-advance-many.sql';
 export * from './schedule-insert-missing.sql';
 export * from './schedule-list.sql';
+export * from './schedule-redefine-many.sql';
 export * from './schedule-lock-many.sql';
 export * from './schedule-set-paused.sql';
 export * from './schedules-table';

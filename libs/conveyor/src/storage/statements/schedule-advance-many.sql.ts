@@ -3,7 +3,7 @@ import { SqlTables, Statement } from './statement';
 
 /**
  * Records the newest tick enqueued per schedule (never moving one back), as its progress mark and as its last
- * enqueued tick, with the expression it came from.
+ * enqueued tick, with the definition it came from (cron/schedule-ticks.ts: scheduleDefinition).
  */
 export function scheduleAdvanceMany(t: SqlTables, advances: Array<{ name: string; tick: Date; cron: string }>): Statement {
   return {
