@@ -3,8 +3,8 @@ import { SqlTables, Statement } from './statement';
 
 /**
  * Locks the schedules' progress rows until the transaction ends, in name order, and returns each one's progress
- * mark (the newest tick accounted for), whether it is paused, and the definition it was last run by. A second instance running the same round waits
- * here, then reads the advanced ticks and finds nothing left to do.
+ * mark (the newest tick accounted for), whether it is paused, and the definition it was last run by. A second
+ * instance running the same round waits here, then reads the advanced ticks and finds nothing left to do.
  */
 export function scheduleLockMany(t: SqlTables, names: string[]): Statement {
   return {
