@@ -25,8 +25,8 @@ describe('shutdown', () => {
   };
   const rows = async (ids: string[]) =>
     (await sql.query(`SELECT id, status, attempts, errors FROM ${table()} WHERE id = ANY($1::uuid[])`, [ids])).rows;
-  const start = async (engine: object) => {
-    const w = spawnWorker({ url, schema: schema.schema, engine: { pollIntervalMs: 100, ...engine } });
+  const start = async ({ appName, ...engine }: { appName?: string } & Record<string, unknown>) => {
+    const w = spawnWorker({ url, schema: schema.schema, engine: { pollIntervalMs: 100, ...engine }, appName });
     workers.push(w);
     await w.ready;
     return w;
@@ -90,6 +90,46 @@ describe('shutdown', () => {
     expect(w.output()).toContain('Handing back 2 running jobs at once, as asked again to stop');
     expect((await rows(ids)).map((r) => r.status)).toEqual([JobStatus.PENDING, JobStatus.PENDING]);
     expect((await countByStatus(sql, schema.schema)).RUNNING ?? 0).toBe(0);
+    await sql.query(`UPDATE ${table()} SET status = 'CANCELLED' WHERE id = ANY($1::uuid[])`, [ids]);
+  });
+
+  it('hands back the jobs of a claim still in flight when the signal came, once that claim returns', async () => {
+    // No maintenance round after the first: the claim is the only statement the worker has waiting on the lock.
+    const w = await start({ shutdownGraceMs: 1_000, maintenanceIntervalMs: 600_000, appName: 'shutdown-claim' });
+    const locker = await sql.connect();
+    let ids: string[] = [];
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE ${table()} IN ACCESS EXCLUSIVE MODE`);
+      ids = (
+        await locker.query<{ id: string }>(
+          `INSERT INTO ${table()} (type, payload) SELECT 'TEST_RECORD', '{}'::jsonb FROM generate_series(1, 3) RETURNING id`,
+        )
+      ).rows.map((r) => r.id);
+      // The worker's next poll is a claim waiting on the lock: in flight, its jobs to be RUNNING under this worker's lease.
+      await waitFor(
+        async () =>
+          (
+            await sql.query(
+              `SELECT 1 FROM pg_stat_activity
+               WHERE application_name = 'shutdown-claim:worker' AND wait_event_type = 'Lock' AND query LIKE '%SET status = ''RUNNING''%'`,
+            )
+          ).rowCount === 1,
+        { message: 'a claim waiting on the lock' },
+      );
+      w.proc.kill('SIGTERM');
+      // A worker that does not wait for the claim has nothing left to do and exits; one that waits stays (the wait is
+      // for the process's own decision, so it cannot be a poll for a condition in the database).
+      await Promise.race([w.exited, new Promise((resolve) => setTimeout(resolve, 1_500))]);
+      await locker.query('COMMIT');
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      locker.release();
+    }
+    expect(await w.exited).toBe(0);
+    const after = await rows(ids);
+    expect(after.map((r) => [r.status, r.attempts])).toEqual(ids.map(() => [JobStatus.PENDING, 0]));
+    for (const r of after) expect(r.errors.map((e: { kind: string }) => e.kind)).toEqual(['handed-back']);
     await sql.query(`UPDATE ${table()} SET status = 'CANCELLED' WHERE id = ANY($1::uuid[])`, [ids]);
   });
 

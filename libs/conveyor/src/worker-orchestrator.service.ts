@@ -80,9 +80,9 @@ export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplica
     if (this.stopping) return;
     this.stopping = true;
     this.health.engineStopping();
-    this.poller.stop();
+    const claimsEnded = this.poller.stop();
     await this.listener.stop();
-    const unwritten = this.options.runWorkers ? await this.pool.stop(this.options.shutdownGraceMs, this.hurried) : 0;
+    const unwritten = this.options.runWorkers ? await this.pool.stop(this.options.shutdownGraceMs, this.hurried, claimsEnded) : 0;
     await this.leaseKeeper.stop();
     await this.maintenance.stop();
     if (unwritten === 0) this.logger.log('Worker stopped; every claimed job was finished or handed back');

@@ -51,6 +51,8 @@ export class JobPoller implements ClaimWaker {
   private fallbackTimer: NodeJS.Timeout | null = null;
   /** performance.now() when the claim round in flight began; null between rounds. */
   private roundStartedAt: number | null = null;
+  /** The claim round in flight; null between rounds. */
+  private round: Promise<void> | null = null;
 
   constructor(
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
@@ -91,11 +93,16 @@ export class JobPoller implements ClaimWaker {
     this.rules = new WakeRules(this.options.pollIntervalMs);
     this.fallbackTimer = setInterval(() => this.fallbackTick(), this.options.pollIntervalMs);
     this.detach = this.trigger.attach(this);
-    return this.fetchLoop();
+    return this.claimRound();
   }
 
-  stop(): void {
-    if (!this.running) return;
+  /**
+   * Stops claiming. Resolves once the claim round in flight, if any, has ended (it never rejects): the jobs that claim
+   * took are in the pool by then, for it to hand back, since the database holds them RUNNING under this worker's lease.
+   */
+  stop(): Promise<void> {
+    const inFlight = this.round ?? Promise.resolve();
+    if (!this.running) return inFlight;
     this.running = false;
     if (this.fallbackTimer) clearInterval(this.fallbackTimer);
     this.fallbackTimer = null;
@@ -104,6 +111,7 @@ export class JobPoller implements ClaimWaker {
     this.pickup.noClaimComing();
     if (this.dueTimer) clearTimeout(this.dueTimer);
     this.dueTimer = null;
+    return inFlight;
   }
 
   /** ClaimWaker. */
@@ -175,7 +183,16 @@ export class JobPoller implements ClaimWaker {
       this.again = true;
       return;
     }
-    void this.fetchLoop();
+    void this.claimRound();
+  }
+
+  /** Runs fetchLoop as the round in flight, which `stop` waits for. */
+  private claimRound(): Promise<void> {
+    const round = this.fetchLoop().finally(() => {
+      if (this.round === round) this.round = null;
+    });
+    this.round = round;
+    return round;
   }
 
   /**

@@ -289,9 +289,11 @@ export class WorkerPool {
 
   /**
    * Stops taking work and empties the pool: buffered jobs are handed back now, running ones after
-   * the grace period (or as soon as `hurry` resolves), then every outcome is written.
+   * the grace period (or as soon as `hurry` resolves), then every outcome is written. `claimsEnded` resolves when the
+   * poller's last claim has returned: the jobs a claim still in flight takes are RUNNING under this worker's lease, and
+   * are handed back with the rest, so the final writes wait for it (within FINAL_WRITES_MS).
    */
-  async stop(graceMs: number, hurry: Promise<void>): Promise<number> {
+  async stop(graceMs: number, hurry: Promise<void>, claimsEnded: Promise<void>): Promise<number> {
     this.accepting = false;
     const buffered = this.buffer;
     this.buffer = [];
@@ -311,7 +313,11 @@ export class WorkerPool {
       for (const held of this.held.running()) held.abort(new WorkerShutdownError());
       await this.whenIdle();
     }
-    const unwritten = await this.completer.drain(FINAL_WRITES_MS);
+    const writesBy = Date.now() + FINAL_WRITES_MS;
+    let claimAnswered = false;
+    await Promise.race([claimsEnded.then(() => (claimAnswered = true)), unrefSleep(FINAL_WRITES_MS)]);
+    if (!claimAnswered) this.logger.warn('A claim was still unanswered at shutdown; the jobs it took wait for their leases to expire');
+    const unwritten = await this.completer.drain(Math.max(0, writesBy - Date.now()));
     this.lapseCheck.stop();
     return unwritten;
   }
@@ -409,4 +415,9 @@ export class WorkerPool {
       held,
     );
   }
+}
+
+/** Resolves after `ms`, without keeping the process alive. */
+function unrefSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
