@@ -152,4 +152,25 @@ describe('shutdown', () => {
     await recorder.end();
     expect((await rows([job.id]))[0].status).toBe(JobStatus.COMPLETED);
   });
+
+  it('app.close() called again while the first is stopping waits for it, so the running job is still written', async () => {
+    const recorder = new Pool({ connectionString: url, max: 1 });
+    const t = await createTestApp({
+      schema: schema.schema,
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
+      engine: { shutdownGraceMs: 5_000 },
+    });
+    const server = t.app.getHttpServer();
+    const job = await t.jobs.enqueue('TEST_RECORD', { sleepMs: 800 });
+    await waitFor(async () => (await t.jobs.get(job.id)).status === JobStatus.RUNNING);
+    const first = t.app.close();
+    await waitFor(async () => (await request(server).get('/health/ready')).status === 503, {
+      message: 'the first close to begin stopping',
+    });
+    const second = t.app.close();
+    await Promise.all([first, second]);
+    await recorder.end();
+    const [row] = await rows([job.id]);
+    expect([row.status, row.attempts]).toEqual([JobStatus.COMPLETED, 1]);
+  });
 });

@@ -18,6 +18,8 @@ import { WorkerPool } from './consumer/worker-pool.service';
 export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Conveyor');
   private stopping = false;
+  /** The engine's stop, once begun. */
+  private stopped: Promise<void> | null = null;
   private hurryUp!: () => void;
   private readonly hurried = new Promise<void>((resolve) => (this.hurryUp = resolve));
 
@@ -76,8 +78,16 @@ export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplica
     this.hurryUp();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.stopping) return;
+  /**
+   * Stops the engine; a second call (the app closed twice) answers when the first stop has ended, not at once: Nest
+   * goes on to close the DataSource when this returns, and the first stop still needs it for the outcomes it writes.
+   */
+  beforeApplicationShutdown(): Promise<void> {
+    this.stopped ??= this.stop();
+    return this.stopped;
+  }
+
+  private async stop(): Promise<void> {
     this.stopping = true;
     this.health.engineStopping();
     const claimsEnded = this.poller.stop();
