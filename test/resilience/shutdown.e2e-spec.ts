@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Pool } from 'pg';
 import request from 'supertest';
 import { JobStatus } from '@conveyor/core';
@@ -6,6 +9,7 @@ import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../s
 import { createTestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
+import { spawnService } from '../support/service-process';
 import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
 
 /** Graceful shutdown with real processes and SIGTERM: nothing is left RUNNING for the sweeper to find. */
@@ -130,6 +134,47 @@ describe('shutdown', () => {
     const after = await rows(ids);
     expect(after.map((r) => [r.status, r.attempts])).toEqual(ids.map(() => [JobStatus.PENDING, 0]));
     for (const r of after) expect(r.errors.map((e: { kind: string }) => e.kind)).toEqual(['handed-back']);
+    await sql.query(`UPDATE ${table()} SET status = 'CANCELLED' WHERE id = ANY($1::uuid[])`, [ids]);
+  });
+
+  it('a signal during start-up (migrations waiting for another instance) exits 0 without claiming a job', async () => {
+    const locker = await sql.connect();
+    let ids: string[] = [];
+    const outbox = mkdtempSync(join(tmpdir(), 'conveyor-outbox-'));
+    const service = spawnService({ env: { DATABASE_URL: url, DATABASE_SCHEMA: schema.schema, OUTBOX_DIR: outbox, LOG_LEVEL: 'log' } });
+    try {
+      // Another instance migrating: the service's start-up waits for the lock.
+      await locker.query('BEGIN');
+      await locker.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`conveyor-migrate:${schema.schema}`]);
+      ids = (
+        await locker.query<{ id: string }>(
+          `INSERT INTO ${table()} (type, queue, payload)
+           SELECT 'SEND_EMAIL', 'emails', '{"to":"a@example.com","subject":"s","body":"b"}'::jsonb FROM generate_series(1, 3) RETURNING id`,
+        )
+      ).rows.map((r) => r.id);
+      await waitFor(
+        async () =>
+          (
+            await sql.query(
+              `SELECT 1 FROM pg_stat_activity
+               WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%' AND pid <> $1`,
+              [(await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid],
+            )
+          ).rowCount === 1,
+        { timeoutMs: 30_000, message: "the service's migrations waiting for the lock" },
+      );
+      service.proc.kill('SIGTERM');
+      // The stop is under way (nothing had started); then the other instance's migration ends and start-up goes on.
+      await waitFor(() => service.output().includes('Worker stopped'), { message: 'the engine to stop' });
+      await locker.query('COMMIT');
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      locker.release();
+    }
+    const exited = await Promise.race([service.exited, waitFor(() => false, { timeoutMs: 20_000 }).catch(() => 'still running')]);
+    if (exited === 'still running') service.proc.kill('SIGKILL');
+    expect(exited).toBe(0);
+    expect((await rows(ids)).map((r) => [r.status, r.attempts])).toEqual(ids.map(() => [JobStatus.PENDING, 0]));
     await sql.query(`UPDATE ${table()} SET status = 'CANCELLED' WHERE id = ANY($1::uuid[])`, [ids]);
   });
 

@@ -44,6 +44,9 @@ export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplica
    * listener wakes the poller for whatever was announced before.
    */
   async onApplicationBootstrap(): Promise<void> {
+    // A stop that came first wins: an HTTP app's close() does not wait for its start-up (a signal while migrations
+    // wait for another instance, say), and a worker started after its stop claims jobs that nothing hands back.
+    if (this.stopping) return;
     if (!this.options.runWorkers) {
       this.maintenance.start();
       return;
@@ -51,10 +54,14 @@ export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplica
     this.pool.start();
     this.leaseKeeper.start();
     await this.poller.start();
+    // Stopped during the first claim: the stop took care of what had started; start nothing more.
+    if (this.stopping) return;
     this.maintenance.start();
     if (this.options.listen) {
-      if (this.listener.canListen) await this.listener.start();
-      else
+      if (this.listener.canListen) {
+        await this.listener.start();
+        if (this.stopping) await this.listener.stop();
+      } else
         this.logger.log(
           `No LISTEN behind a ${this.options.pooler}-mode pooler without listenUrl: polling every ${this.options.pollIntervalMs} ms`,
         );

@@ -101,7 +101,8 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
    */
   async onApplicationBootstrap(): Promise<void> {
     this.schedules = this.registry.resolve();
-    if (this.schedules.length === 0) return;
+    // Closed before start-up finished (an HTTP app's close() does not wait for it): no round on a closing database.
+    if (this.schedules.length === 0 || this.stopped) return;
     this.logger.log(
       `Cron schedules: ${this.schedules.map((s) => `${s.name} (${s.type}, "${s.cron}" ${s.expression.timezone})`).join(', ')}`,
     );
