@@ -21,6 +21,9 @@ async function main(): Promise<void> {
   const engine = JSON.parse(process.env.WORKER_ENGINE ?? '{}') as ConveyorOptionsInput;
   const http = process.env.WORKER_HTTP === '1';
   const recorder = new Pool({ connectionString: url, max: 4 });
+  // An idle recorder connection cut with the database (outage and partition tests) must not crash the worker process
+  // under test: the recording handler's own queries still fail, as they should.
+  recorder.on('error', () => undefined);
   await recorder.query(createInvocationsTableSql(schema));
 
   @Module({
