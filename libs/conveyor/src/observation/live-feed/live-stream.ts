@@ -44,10 +44,14 @@ export class LiveStream {
     this.ping.unref();
     res.on('close', () => this.finish());
     res.on('error', () => this.finish());
+    // A client may leave before the route gets here (while its job is looked up, say): 'close' has fired already,
+    // and a stream that waited for it would hold its subscriber, the watch lease and this timer for good.
+    if (res.destroyed) this.finish();
   }
 
   /** Sends the headers and a first comment, so the client sees the stream open at once. */
   open(headers: Record<string, string | number | string[]>): void {
+    if (this.done) return;
     this.res.writeHead(200, {
       ...headers,
       'Content-Type': 'text/event-stream; charset=utf-8',
