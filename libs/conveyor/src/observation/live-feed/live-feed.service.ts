@@ -24,7 +24,10 @@ const CATCH_UP_LIMIT = 1000;
 interface Subscriber {
   filter: LiveFilter;
   stream: LiveStream;
-  /** Position (µs) of the latest event sent, for a catch-up after the LISTEN connection was lost. */
+  /**
+   * Where a catch-up after a lost LISTEN connection starts (µs): the latest event sent, or, before the first, where
+   * the feed was when the subscriber joined. Null until it holds the lease.
+   */
   lastUs: bigint | null;
   /** Whether it counts among the holders of the watch lease (from `acquire` until it leaves). */
   holdsLease: boolean;
@@ -67,6 +70,8 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
   private readonly logger = new Logger('Conveyor:Live');
   private readonly subscribers = new Set<Subscriber>();
   private listenerOn = false;
+  /** The latest position (µs) heard on the LISTEN connection since it started, whatever the filters. */
+  private heardUs: bigint | null = null;
 
   constructor(
     private readonly db: ConveyorDatabase,
@@ -115,6 +120,8 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
       return stream.end();
     }
     subscriber.holdsLease = true;
+    // Changes heard from now on reach it; with no event of its own yet, a lost LISTEN connection is caught up from here.
+    subscriber.lastUs = this.heardUs ?? (this.lease.sinceUs === null ? null : BigInt(this.lease.sinceUs));
     // The client may have left while the lease was being taken: leave() found nothing to give back then.
     if (!stream.isOpen) return this.releaseLease(subscriber);
     if (filter.id !== undefined) await this.sendCurrent(subscriber, filter.id);
@@ -129,11 +136,13 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
   items(items: LiveItem[]): void {
     for (const item of items) {
       const event = liveEventOf(item);
+      const at = BigInt(event.atUs);
+      if (this.heardUs === null || at > this.heardUs) this.heardUs = at;
       for (const sub of this.subscribers) if (matchesFilter(sub.filter, event.job)) this.send(sub, event);
     }
   }
 
-  /** The LISTEN connection is (back) in place: streams that had events catch up on what a lost connection missed. */
+  /** The LISTEN connection is (back) in place: every stream catches up on what a lost connection missed. */
   listening(): void {
     for (const sub of this.subscribers) {
       if (sub.lastUs !== null) void this.catchUp(sub, sub.lastUs - CATCH_UP_MARGIN_US);
@@ -188,6 +197,7 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
     this.releaseLease(sub);
     if (this.subscribers.size === 0 && this.listenerOn) {
       this.listenerOn = false;
+      this.heardUs = null;
       void this.listener.stop();
     }
   }

@@ -64,6 +64,11 @@ export class LiveWatchLease {
     return visibleInMs > 0 && this.startedUs !== null ? { sinceUs: this.startedUs, visibleInMs } : null;
   }
 
+  /** When the lease held now began (µs since the epoch, database clock), or null while none is. */
+  get sinceUs(): string | null {
+    return this.startedUs;
+  }
+
   /** One subscriber fewer; the last one gives up the lease. */
   release(): void {
     this.holders = Math.max(0, this.holders - 1);

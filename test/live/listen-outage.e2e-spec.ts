@@ -1,0 +1,65 @@
+import { WATCH_VISIBLE_AFTER_MS } from '@conveyor/core/observation/live-feed/live-watch-lease.service';
+import { TcpProxy } from '../support/tcp-proxy';
+import { createTestApp, TestApp } from '../support/test-app';
+import { createTestSchema, TestSchema } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
+import { openSse } from './support/sse-client';
+
+/**
+ * The live LISTEN connection is lost while subscribers are connected (only it: it goes through a proxy, the pool
+ * does not, so writers go on announcing). Once it is back, every subscriber catches up on what it missed, also one
+ * that had no event yet.
+ */
+describe('Live events: the LISTEN connection lost while subscribers watch', () => {
+  const base = process.env.CONVEYOR_TEST_DATABASE_URL!;
+  let schema: TestSchema;
+  let proxy: TcpProxy;
+  let app: TestApp;
+
+  const listening = async () =>
+    (await app.sql.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'live-outage:live' AND query LIKE 'LISTEN%'`)).rows
+      .length === 1;
+
+  beforeAll(async () => {
+    schema = await createTestSchema('live_listen_outage');
+    const target = new URL(base);
+    proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
+    app = await createTestApp({
+      schema: schema.schema,
+      appName: 'live-outage',
+      listen: true,
+      engine: { runWorkers: false, externalTypes: ['OUTAGE'], listenUrl: proxy.urlFor(base) },
+    });
+  });
+
+  afterAll(async () => {
+    proxy?.restore();
+    await app?.close();
+    await proxy?.stop();
+    await schema?.drop();
+  });
+
+  it('sends every subscriber the changes made while it was away, once it is back', async () => {
+    const quiet = await openSse(`${app.baseUrl}/events?queue=quiet`);
+    const busy = await openSse(`${app.baseUrl}/events?queue=busy`);
+    const opened = Date.now();
+    await waitFor(listening, { message: 'the live LISTEN connection' });
+    const before = await app.jobs.enqueue('OUTAGE', {}, { queue: 'busy' });
+    await busy.waitForJob((e) => e.id === before.id, 'the busy stream to have an event before the outage');
+    // Past the catch-up of a new watch lease, which would send the quiet stream the job below whatever happens next.
+    await waitFor(() => Date.now() > opened + WATCH_VISIBLE_AFTER_MS + 1_000, { timeoutMs: WATCH_VISIBLE_AFTER_MS + 5_000 });
+
+    proxy.cut();
+    await waitFor(async () => !(await listening()), { message: 'the LISTEN connection to be gone' });
+    const quietJob = await app.jobs.enqueue('OUTAGE', {}, { queue: 'quiet' });
+    const busyJob = await app.jobs.enqueue('OUTAGE', {}, { queue: 'busy' });
+    proxy.restore();
+
+    await waitFor(listening, { message: 'the LISTEN connection back' });
+    await busy.waitForJob((e) => e.id === busyJob.id, "the busy stream to catch up on the outage's change");
+    await quiet.waitForJob((e) => e.id === quietJob.id, "the quiet stream, which had no event yet, to catch up on the outage's change");
+    expect(quiet.jobs().map((e) => e.id)).toEqual([quietJob.id]);
+    quiet.close();
+    busy.close();
+  });
+});
