@@ -86,6 +86,15 @@ describe.each(['express', 'fastify'] as const)('Live events (GET /events) across
     expect(((await byKey.json()) as { details: Array<{ field: string }> }).details.map((d) => d.field)).toEqual(['key']);
   });
 
+  it('answers 400 naming a Last-Event-ID that is no event id of this API, instead of resuming without the gap', async () => {
+    const job = '01a21f7a-743c-7000-82a2-9104ee3a3b00';
+    for (const lastEventId of ['garbage', `1.5.${job}`, `99999999999999999999.${job}`, '1795642038441570']) {
+      const res = await fetch(`${a.baseUrl}/events`, { headers: { ...asProducer, 'Last-Event-ID': lastEventId } });
+      expect({ lastEventId, status: res.status }).toEqual({ lastEventId, status: 400 });
+      expect(((await res.json()) as { details: Array<{ field: string }> }).details.map((d) => d.field)).toEqual(['Last-Event-ID']);
+    }
+  });
+
   it('resumes from Last-Event-ID with what changed while the subscriber was away', async () => {
     // Another subscriber keeps A's watch lease, so the resumed stream's catch-up is the Last-Event-ID one alone.
     await open('/events?queue=nothing');

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { Controller, Get, Headers, Inject, Param, Query, Res, ServiceUnavailableException } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Headers, Inject, Param, Query, Res, ServiceUnavailableException } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { LiveFeed } from '../../observation/live-feed/live-feed.service';
 import { LiveFilter } from '../../observation/live-feed/live-filter';
@@ -7,6 +7,7 @@ import { positionOf } from '../../observation/live/live-event';
 import { JobsService } from '../../submission/jobs.service';
 import { ConveyorRoutes } from '../access/conveyor-routes.decorator';
 import { LiveEventsQueryDto } from '../dto';
+import { errorBody } from '../errors/error-body';
 import { ApiAccess, ApiErrors } from '../openapi';
 import { CONVEYOR_HTTP_SETTINGS } from '../options/conveyor-http.constants';
 import { ConveyorHttpSettings } from '../options/conveyor-http-options.interface';
@@ -21,7 +22,7 @@ const EVENT_STREAM_ANSWER = ApiOkResponse({
 const LAST_EVENT_ID = ApiHeader({
   name: 'Last-Event-ID',
   required: false,
-  description: 'The id of the last event received: the stream first sends every matching job changed since then.',
+  description: 'The id of the last event received: the stream first sends every matching job changed since then. Any other value is a 400.',
 });
 const STREAM_DESCRIPTION =
   'Server-sent events, each `event: job` with `data` = `{ id, status, queue, type, updatedAt, progress }` (a job state after ' +
@@ -52,7 +53,7 @@ export class LiveEventsController {
   @LAST_EVENT_ID
   @EVENT_STREAM_ANSWER
   @ApiErrors({
-    400: 'A bad filter (`details` names it).',
+    400: 'A bad filter, or a `Last-Event-ID` that is no event id of this API (`details` names it).',
     503: 'Live events are unavailable (behind a transaction pooler without LISTEN_URL).',
   })
   async events(
@@ -61,7 +62,8 @@ export class LiveEventsController {
     @Res() res: unknown,
   ): Promise<void> {
     this.mustBeAvailable();
-    await this.stream(res, { queue: query.queue, type: query.type, status: query.status }, positionOf(lastEventId));
+    const position = resumePosition(lastEventId);
+    await this.stream(res, { queue: query.queue, type: query.type, status: query.status }, position);
   }
 
   @Get('jobs/:id/events')
@@ -93,6 +95,21 @@ export class LiveEventsController {
     const { raw, headers } = takeOver(res);
     await this.feed.open(raw, headers, filter, position, this.settings.live);
   }
+}
+
+/**
+ * Where a stream resumes: the position of its `Last-Event-ID` (null without one, or an empty one, which EventSource
+ * never sends). Any other value is a 400 naming the header: resuming from nothing would lose the gap unseen.
+ */
+function resumePosition(lastEventId: string | undefined): string | null {
+  if (lastEventId === undefined || lastEventId.trim() === '') return null;
+  const position = positionOf(lastEventId);
+  if (position !== null) return position;
+  throw new BadRequestException(
+    errorBody(400, 'Invalid request: Last-Event-ID', [
+      { field: 'Last-Event-ID', problems: ['must be the id of an event this API sent: <µs since the epoch>.<job id>'] },
+    ]),
+  );
 }
 
 /** The Node response under a platform's reply, with the headers already set on the reply; Fastify lets go of it. */
