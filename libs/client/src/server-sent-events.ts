@@ -13,11 +13,17 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>): Async
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
+  let carriedCr = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+      let text: string = (carriedCr ? '\r' : '') + decoder.decode(value, { stream: true });
+      // A CR that ends a chunk may be the first half of a CRLF: read alone, it and its LF would make a blank line,
+      // which ends the event there. It waits for the next chunk.
+      carriedCr = text.endsWith('\r');
+      if (carriedCr) text = text.slice(0, -1);
+      buffer += text.replace(/\r\n?/g, '\n');
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);
