@@ -8,7 +8,7 @@ import { openSse } from './support/sse-client';
 /**
  * The live LISTEN connection is lost while subscribers are connected (only it: it goes through a proxy, the pool
  * does not, so writers go on announcing). Once it is back, every subscriber catches up on what it missed, also one
- * that had no event yet.
+ * that had no event yet, and however many there are: the app has a small pool that answers "exhausted" quickly.
  */
 describe('Live events: the LISTEN connection lost while subscribers watch', () => {
   const base = process.env.CONVEYOR_TEST_DATABASE_URL!;
@@ -27,6 +27,8 @@ describe('Live events: the LISTEN connection lost while subscribers watch', () =
     app = await createTestApp({
       schema: schema.schema,
       appName: 'live-outage',
+      poolSize: 2,
+      poolTimeoutMs: 300,
       listen: true,
       engine: { runWorkers: false, externalTypes: ['OUTAGE'], listenUrl: proxy.urlFor(base) },
     });
@@ -62,4 +64,28 @@ describe('Live events: the LISTEN connection lost while subscribers watch', () =
     quiet.close();
     busy.close();
   });
+
+  it('catches up every one of many streams, not only those that got a pooled connection in time', async () => {
+    // A jobs table of some size, so that each catch-up read takes a while.
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    for (let i = 0; i < 5; i++) {
+      await app.jobs.enqueueMany(Array.from({ length: 10_000 }, () => ({ type: 'OUTAGE', payload: {}, queue: 'bulk', runAt: later })));
+    }
+    const queues = Array.from({ length: 80 }, (_, i) => `herd-${i}`);
+    const streams = await Promise.all(queues.map((q) => openSse(`${app.baseUrl}/events?queue=${q}`)));
+    const opened = Date.now();
+    await waitFor(listening, { message: 'the live LISTEN connection' });
+    await waitFor(() => Date.now() > opened + WATCH_VISIBLE_AFTER_MS + 1_000, { timeoutMs: WATCH_VISIBLE_AFTER_MS + 5_000 });
+
+    proxy.cut();
+    await waitFor(async () => !(await listening()), { message: 'the LISTEN connection to be gone' });
+    const missed = await app.jobs.enqueueMany(queues.map((queue) => ({ type: 'OUTAGE', payload: {}, queue })));
+    proxy.restore();
+
+    await waitFor(() => streams.filter((s, i) => s.jobs().some((e) => e.id === missed[i].id)).length === queues.length, {
+      timeoutMs: 30_000,
+      message: `all ${queues.length} streams to catch up on the outage's change`,
+    });
+    for (const s of streams) s.close();
+  }, 60_000);
 });

@@ -72,6 +72,11 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
   private listenerOn = false;
   /** The latest position (µs) heard on the LISTEN connection since it started, whatever the filters. */
   private heardUs: bigint | null = null;
+  /**
+   * The last catch-up read, queued or running. Reads run one at a time: each reads the jobs table, and a reconnected
+   * LISTEN connection starts one per open stream at once, which would take every pooled connection from the engine.
+   */
+  private catchUpRead: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: ConveyorDatabase,
@@ -174,7 +179,12 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
     if (!sub.stream.isOpen) return;
     try {
       const stmt = jobChangedSince(this.db.tables, { ...sub.filter, sinceUs: String(sinceUs < 0n ? 0n : sinceUs), limit: CATCH_UP_LIMIT });
-      const { rows } = await run<Record<string, unknown>>(this.db.pool, stmt);
+      // A stream that ended while its read waited its turn reads nothing.
+      const read = this.catchUpRead.then(async () =>
+        sub.stream.isOpen ? (await run<Record<string, unknown>>(this.db.pool, stmt)).rows : [],
+      );
+      this.catchUpRead = read.catch(() => undefined);
+      const rows = await read;
       for (const row of rows) {
         await sub.stream.drained();
         if (!sub.stream.isOpen) return;
