@@ -128,6 +128,17 @@ describe.each(['express', 'fastify'] as const)('Live events (GET /events) across
     expect(missing.status).toBe(404);
   });
 
+  it("ends a job's stream once the job is deleted (its next open is a 404)", async () => {
+    const job = await submit({ type: 'GATED', payload: {}, delayMs: 3_600_000 });
+    const stream = await open(`/jobs/${job.id}/events`);
+    await stream.waitForJob((e) => e.id === job.id && e.status === 'SCHEDULED', 'the current state');
+    await b.jobs.cancel(job.id);
+    await b.jobs.purge(job.id);
+    await stream.waitForJob((e) => e.id === job.id && e.status === 'DELETED', 'the deletion');
+    await waitFor(() => stream.ended, { message: 'the stream to end' });
+    expect((await fetch(`${a.baseUrl}/jobs/${job.id}/events`, { headers: asProducer })).status).toBe(404);
+  });
+
   it('needs an API key (401 without one), and any role may subscribe', async () => {
     const keyless = await open('/events', {});
     expect(keyless.status).toBe(401);

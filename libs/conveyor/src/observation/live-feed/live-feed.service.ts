@@ -4,7 +4,7 @@ import { isConnectionError } from '../../storage/connections/connection-errors';
 import { ConveyorDatabase } from '../../storage/connections/conveyor-database.service';
 import { jobChangedSince, jobLiveState } from '../../storage/statements/job-changed-since.sql';
 import { run } from '../../storage/statements/statement';
-import { LiveEvent, liveEventOf, LiveItem } from '../live/live-event';
+import { DELETED, LiveEvent, liveEventOf, LiveItem } from '../live/live-event';
 import { LiveFilter, matchesFilter } from './live-filter';
 import { LiveListener, LiveListenerSink } from './live-listener';
 import { LiveMetrics } from './live-metrics';
@@ -164,12 +164,16 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
     sub.stream.send(event);
     const at = BigInt(event.atUs);
     if (sub.lastUs === null || at > sub.lastUs) sub.lastUs = at;
+    // A job's own stream has nothing more to say once the job is gone; the client's next request answers 404.
+    if (sub.filter.id !== undefined && event.job.status === DELETED) sub.stream.end();
   }
 
   private async sendCurrent(sub: Subscriber, id: string): Promise<void> {
     try {
       const { rows } = await run<Record<string, unknown>>(this.db.pool, jobLiveState(this.db.tables, id));
       for (const row of rows) this.send(sub, liveEventOf(itemOf(row)));
+      // Deleted after the route found it, before its DELETED could reach this stream: nothing more will come.
+      if (rows.length === 0) sub.stream.end();
     } catch (err) {
       this.logger.warn(`Live stream: could not read job ${id}: ${(err as Error).message}`);
     }
