@@ -157,3 +157,65 @@ describe('GET /metrics', () => {
     }
   });
 });
+
+/**
+ * A queue per tenant (or per request) must not grow `/metrics` without bound: past `metricsMaxQueues` distinct
+ * queues, jobs are counted under `queue="(other)"` in every metric labelled by queue, each job still once.
+ */
+describe('GET /metrics with more queues than metricsMaxQueues', () => {
+  const NAMED = ['tenant-0', 'tenant-1'];
+  const LATER = ['tenant-0', 'tenant-7', 'tenant-7', 'tenant-8'];
+  let schema: TestSchema;
+  let recorder: Pool;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    schema = await createTestSchema('metrics_bounded');
+    recorder = new Pool({ connectionString: process.env.CONVEYOR_TEST_DATABASE_URL, max: 2 });
+    await recorder.query(createInvocationsTableSql(schema.schema));
+    t = await createTestApp({
+      schema: schema.schema,
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
+      engine: { concurrency: 4, metricsMaxQueues: NAMED.length },
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await recorder?.end();
+    await schema?.drop();
+  });
+
+  it('labels the first queues by name and every later one as (other), and the counts still add up to the rows', async () => {
+    const due = await t.jobs.enqueueMany(Array.from({ length: 6 }, (_, i) => ({ type: TYPE, payload: {}, queue: `tenant-${i}` })));
+    const later = new Date(Date.now() + 3_600_000);
+    for (const queue of LATER) await t.jobs.enqueue(TYPE, {}, { queue, runAt: later });
+    await waitFor(async () => (await Promise.all(due.map((j) => t.jobs.get(j.id)))).every((j) => j.status === JobStatus.COMPLETED));
+
+    const m = await waitFor(async () => {
+      const s = parsePrometheusText((await request(t.app.getHttpServer()).get('/metrics').expect(200)).text);
+      const completed = samplesOf(s, 'conveyor_jobs_completed_total').reduce((n, x) => n + x.value, 0);
+      return completed === due.length && samplesOf(s, 'conveyor_queue_depth').length > 0 && s;
+    });
+    const labelled = new Set(m.filter((s) => s.name.startsWith('conveyor_') && 'queue' in s.labels).map((s) => s.labels.queue));
+    expect([...labelled].sort()).toEqual(['(other)', ...NAMED]);
+
+    const v = (name: string, labels: Record<string, string>) => sampleValue(m, name, labels);
+    expect(v('conveyor_jobs_submitted_total', { queue: 'tenant-0', type: TYPE })).toBe(2);
+    expect(v('conveyor_jobs_submitted_total', { queue: 'tenant-1', type: TYPE })).toBe(1);
+    expect(v('conveyor_jobs_submitted_total', { queue: '(other)', type: TYPE })).toBe(7);
+    expect(v('conveyor_jobs_completed_total', { queue: '(other)', type: TYPE })).toBe(4);
+    expect(v('conveyor_job_duration_seconds_count', { queue: '(other)', type: TYPE, outcome: 'completed' })).toBe(4);
+    expect(v('conveyor_job_queue_latency_seconds_count', { queue: '(other)', type: TYPE })).toBe(4);
+
+    // The gauges add the queues past the bound up: per status, the rows of every queue not named.
+    const { rows } = await t.sql.query<{ queue: string; n: number }>(
+      `SELECT CASE WHEN queue = ANY($1) THEN queue ELSE '(other)' END AS queue, count(*)::int AS n
+       FROM ${t.jobsTable} WHERE status = 'SCHEDULED' GROUP BY 1`,
+      [NAMED],
+    );
+    expect(rows.length).toBe(2);
+    for (const r of rows) expect(v('conveyor_queue_depth', { queue: r.queue, status: 'SCHEDULED' })).toBe(r.n);
+    expect(v('conveyor_queue_depth', { queue: '(other)', status: 'SCHEDULED' })).toBe(3);
+  });
+});

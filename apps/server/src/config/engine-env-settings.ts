@@ -240,4 +240,13 @@ export const ENGINE_ENV_SETTINGS: readonly EnvSetting[] = [
     default: '1000',
     description: 'Most jobs in one POST /jobs/batch, and in one insert statement (a larger enqueueMany takes several, in one transaction)',
   },
+  {
+    env: 'METRICS_MAX_QUEUES',
+    kind: 'int',
+    target: 'metricsMaxQueues',
+    scope: 'engine',
+    default: '100',
+    description:
+      'Most distinct queue names the metrics label by, per process; jobs of any further queue are counted under queue="(other)", so /metrics stays bounded',
+  },
 ];

@@ -31,6 +31,7 @@ export function conveyorDefaults(): ConveyorOptions {
     retentionBatchSize: 1000,
     externalTypes: [],
     maxBatchSize: 1000,
+    metricsMaxQueues: 100,
     schedules: [],
     migrate: true,
   };

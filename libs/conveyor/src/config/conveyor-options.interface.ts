@@ -87,6 +87,11 @@ export interface ConveyorOptions {
    */
   maxBatchSize: number;
   /**
+   * Most distinct queue names the metrics label by, per process: jobs of queues seen after the first this many are
+   * counted under `queue="(other)"`, so `/metrics` stays bounded however many queues the table holds.
+   */
+  metricsMaxQueues: number;
+  /**
    * Recurring jobs besides those handlers declare (`@JobHandler(type, { schedules })`): each tick of a
    * schedule enqueues one job, exactly once across all instances. See CronScheduler.
    */

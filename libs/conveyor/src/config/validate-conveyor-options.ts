@@ -49,6 +49,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(
     retentionBatchSize: true,
     externalTypes: true,
     maxBatchSize: true,
+    metricsMaxQueues: true,
     schedules: true,
     migrate: true,
   } satisfies Record<keyof ConveyorOptions, true>),
@@ -117,6 +118,7 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   integer('retentionCompletedMs', o.retentionCompletedMs, 0, Number.MAX_SAFE_INTEGER);
   integer('retentionBatchSize', o.retentionBatchSize, 1, 100_000);
   integer('maxBatchSize', o.maxBatchSize, 1, 100_000);
+  integer('metricsMaxQueues', o.metricsMaxQueues, 1, 100_000);
   if (!Array.isArray(o.externalTypes) || o.externalTypes.some((t) => typeof t !== 'string' || t.length === 0)) {
     throw new ConveyorConfigError('externalTypes', 'must be a list of non-empty type names');
   }

@@ -8,6 +8,7 @@ import { CONVEYOR_METRICS_REGISTRY, METRIC_PREFIX as P } from './metrics.constan
 import { LeaderElection } from '../../maintenance/leader-election.service';
 import { registerQueueGauges } from './queue-gauges';
 import { QueueGaugesReader } from './queue-gauges.reader';
+import { QueueLabels } from './queue-labels';
 import { SeriesCounter } from './series-counter';
 import { SeriesHistogram } from './series-histogram';
 
@@ -111,26 +112,29 @@ export class ConveyorMetrics implements OnModuleDestroy {
     poolGauge('pool_buffered_jobs', 'Claimed jobs waiting for a free slot.', () => pool.stats().buffered);
     poolGauge('pool_finishing_jobs', 'Finished jobs whose outcome is not written yet.', () => pool.stats().finishing);
 
-    registerQueueGauges(registry, queueGauges, leader);
+    // One bound for every metric labelled by queue, so a queue is named (or `(other)`) alike in all of them.
+    const queues = new QueueLabels(options.metricsMaxQueues);
+    registerQueueGauges(registry, queueGauges, leader, queues);
 
     // Every per-job count and observation goes to a series that counts in plain fields (SeriesCounter,
-    // SeriesHistogram): nothing is hashed or allocated per job.
+    // SeriesHistogram): nothing is hashed or allocated per job, and the queue label is bounded (QueueLabels).
     this.unsubscribe = [
       events.on('submitted', (jobs) => {
-        for (const job of jobs) this.submitted.series(job.queue, job.type).inc();
+        for (const job of jobs) this.submitted.series(queues.of(job.queue), job.type).inc();
       }),
       events.on('claimed', (jobs, requested) => {
         this.claimReturned.observe(jobs.length);
         this.claimRequested.observe(requested);
       }),
       events.on('started', (job, readyAt) =>
-        this.latency.series(job.queue, job.type).observe(Math.max(0, Date.now() - readyAt.getTime()) / 1000),
+        this.latency.series(queues.of(job.queue), job.type).observe(Math.max(0, Date.now() - readyAt.getTime()) / 1000),
       ),
       events.on('finished', (job, _status, durationMs, outcome) => {
-        this.outcomes[outcome].series(job.queue, job.type).inc();
-        if (outcome !== 'handed_back') this.duration.series(job.queue, job.type, outcome).observe(durationMs / 1000);
+        const queue = queues.of(job.queue);
+        this.outcomes[outcome].series(queue, job.type).inc();
+        if (outcome !== 'handed_back') this.duration.series(queue, job.type, outcome).observe(durationMs / 1000);
       }),
-      events.on('cancelled', (job) => this.outcomes.cancelled.series(job.queue, job.type).inc()),
+      events.on('cancelled', (job) => this.outcomes.cancelled.series(queues.of(job.queue), job.type).inc()),
       events.on('stale', () => this.staleWrites.inc()),
       events.on('rescued', (count) => this.rescues.inc(count)),
     ];

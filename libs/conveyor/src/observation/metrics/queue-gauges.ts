@@ -3,6 +3,7 @@ import { JobStatus } from '../../job/job-status';
 import { LeaderElection } from '../../maintenance/leader-election.service';
 import { METRIC_PREFIX as P } from './metrics.constants';
 import { QueueGauges, QueueGaugesReader } from './queue-gauges.reader';
+import { QueueLabels } from './queue-labels';
 
 /** The states the depth gauge reports (see `jobCountByQueue`): 0 when a known queue has none. */
 const DEPTH_STATUSES = [JobStatus.SCHEDULED, JobStatus.PENDING, JobStatus.RETRYING, JobStatus.RUNNING, JobStatus.DEAD];
@@ -19,16 +20,18 @@ const DEPTH_STATUSES = [JobStatus.SCHEDULED, JobStatus.PENDING, JobStatus.RETRYI
  * pod's appear; during the hand-over (at most one lease) there may be a scrape with no series, never one with
  * two. `conveyor_maintenance_leader` says which instance reports, so `sum()`, `max()` and a join on it all work.
  *
- * Queues a gauge has reported keep a 0 series once drained instead of vanishing.
+ * Queues a gauge has reported keep a 0 series once drained instead of vanishing. Queues are labelled through
+ * `queues`, as in the per-job metrics: those past its bound are reported together as `(other)` — their depths
+ * added up, their oldest ready job the oldest of all — so the series, and the drained queues kept at 0, stay bounded.
  */
-export function registerQueueGauges(registry: Registry, reader: QueueGaugesReader, leader: LeaderElection): void {
+export function registerQueueGauges(registry: Registry, reader: QueueGaugesReader, leader: LeaderElection, queues: QueueLabels): void {
   const registers = [registry];
   const knownQueues = new Set<string>();
   /** This scrape's gauges, or null when this instance does not report them (not the leader, or no database). */
   const read = async (): Promise<QueueGauges | null> => {
     if (!leader.isLeader) return null;
     const gauges = await reader.read();
-    if (gauges) for (const d of gauges.depths) knownQueues.add(d.queue);
+    if (gauges) for (const d of gauges.depths) knownQueues.add(queues.of(d.queue));
     return gauges;
   };
 
@@ -51,7 +54,7 @@ export function registerQueueGauges(registry: Registry, reader: QueueGaugesReade
       this.reset();
       if (gauges === null) return; // no series rather than stale or duplicated ones
       for (const queue of knownQueues) for (const status of DEPTH_STATUSES) this.set({ queue, status }, 0);
-      for (const d of gauges.depths) this.set({ queue: d.queue, status: d.status }, d.count);
+      for (const d of gauges.depths) this.inc({ queue: queues.of(d.queue), status: d.status }, d.count);
     },
   });
 
@@ -65,7 +68,12 @@ export function registerQueueGauges(registry: Registry, reader: QueueGaugesReade
       this.reset();
       if (gauges === null) return;
       for (const queue of knownQueues) this.set({ queue }, 0);
-      for (const o of gauges.oldestReady) this.set({ queue: o.queue }, Math.max(0, o.ageSeconds));
+      const oldest = new Map<string, number>();
+      for (const o of gauges.oldestReady) {
+        const queue = queues.of(o.queue);
+        oldest.set(queue, Math.max(oldest.get(queue) ?? 0, o.ageSeconds));
+      }
+      for (const [queue, ageSeconds] of oldest) this.set({ queue }, ageSeconds);
     },
   });
 }
