@@ -125,6 +125,28 @@ describe('GET /metrics', () => {
     expect(v('nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
   });
 
+  it('counts a job whose last attempt lost its lease as dead, on the instance that rescued it', async () => {
+    // A job on its last attempt whose worker vanished mid-run (a crash, a poison job ending its process): no worker
+    // will ever report it; the leader's sweeper makes it DEAD.
+    const lost = await t.jobs.enqueue(TYPE, {}, { queue: 'lost', maxAttempts: 1, runAt: new Date(Date.now() + 3_600_000) });
+    await t.sql.query(
+      `UPDATE ${t.jobsTable} SET status = 'RUNNING', attempts = 1, locked_by = 'vanished-worker',
+         locked_until = now() - interval '1 second', lease_token = gen_random_uuid(), started_at = now()
+       WHERE id = $1`,
+      [lost.id],
+    );
+    // The sweeper reports a round once it is over, a moment after the row changed: poll the endpoint itself.
+    const m = await waitFor(async () => {
+      const s = await scrape();
+      return sampleValue(s, 'conveyor_lease_rescues_total') === 1 && s;
+    });
+    const { rows } = await t.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${t.jobsTable} WHERE queue = 'lost' AND status = 'DEAD'`,
+    );
+    expect(rows[0].n).toBe(1);
+    expect(sampleValue(m, 'conveyor_jobs_dead_total', { queue: 'lost', type: TYPE })).toBe(rows[0].n);
+  });
+
   it('stays open behind API keys, and each app in the process keeps its own counts', async () => {
     const keyed = await createTestApp({
       schema: schema.schema,

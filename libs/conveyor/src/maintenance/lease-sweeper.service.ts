@@ -9,6 +9,7 @@ import { jobLog } from '../observation/logging/job-log-fields';
 import { LogRecord } from '../observation/logging/log-record';
 import { jobRescueExpired, RescuedRow } from '../storage/statements/job-rescue-expired.sql';
 import { jobsNotifyReady } from '../storage/statements/jobs-notify-ready.sql';
+import { JobStatus } from '../job/job-status';
 import { LeaderTerm } from '../storage/statements/leadership.sql';
 import { run } from '../storage/statements/statement';
 
@@ -33,9 +34,11 @@ export class LeaseSweeper {
    */
   async sweep(term: LeaderTerm, firstBatch?: RescuedRow[]): Promise<number> {
     let total = 0;
+    const dead: Array<{ queue: string; type: string }> = [];
     let rows = firstBatch ?? (await this.rescueBatch(term));
     for (;;) {
       total += rows.length;
+      for (const r of rows) if (r.status === JobStatus.DEAD) dead.push({ queue: r.queue, type: r.type });
       this.live.announce(rows.map((r) => ({ id: r.id, status: r.status })));
       for (const r of rows) {
         const job = { id: r.id, type: r.type, attempts: r.attempts };
@@ -47,7 +50,7 @@ export class LeaseSweeper {
     }
     if (total > 0) {
       await run(this.db.pool, jobsNotifyReady(this.db.channel));
-      this.events.emit('rescued', total);
+      this.events.emit('rescued', total, dead);
       this.logger.log(new LogRecord('Rescued jobs whose lease expired', { count: total, sweptBy: this.options.workerId }));
     }
     return total;

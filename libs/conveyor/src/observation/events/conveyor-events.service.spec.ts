@@ -7,7 +7,7 @@ describe('ConveyorEvents', () => {
     events.on('rescued', (n) => calls.push(`a${n}`));
     events.on('rescued', (n) => calls.push(`b${n}`));
     events.on('stale', (id) => calls.push(`s${id}`));
-    events.emit('rescued', 7);
+    events.emit('rescued', 7, []);
     expect(calls).toEqual(['a7', 'b7']);
   });
 
@@ -18,7 +18,7 @@ describe('ConveyorEvents', () => {
     events.on('rescued', () => calls.push('b'));
     offA();
     offA();
-    events.emit('rescued', 1);
+    events.emit('rescued', 1, []);
     expect(calls).toEqual(['b']);
   });
 
@@ -32,14 +32,14 @@ describe('ConveyorEvents', () => {
       events.on('rescued', () => calls.push('late'));
     });
     offB = events.on('rescued', () => calls.push('b'));
-    events.emit('rescued', 1);
+    events.emit('rescued', 1, []);
     expect(calls).toEqual(['a', 'b']);
     calls.length = 0;
-    events.emit('rescued', 1);
+    events.emit('rescued', 1, []);
     expect(calls).toEqual(['a', 'late']);
   });
 
   it('emits to nobody without complaint', () => {
-    expect(() => new ConveyorEvents().emit('rescued', 1)).not.toThrow();
+    expect(() => new ConveyorEvents().emit('rescued', 1, [])).not.toThrow();
   });
 });

@@ -29,8 +29,11 @@ export interface ConveyorEventMap {
   cancelled: [job: Job];
   /** An outcome or heartbeat was refused because the claim had been lost. */
   stale: [jobId: string, worker: string];
-  /** The sweeper returned expired leases. */
-  rescued: [count: number];
+  /**
+   * The sweeper rescued `count` jobs whose lease expired; `dead` are those of them that had used their last attempt
+   * and are now DEAD (no worker wrote their outcome, so no `finished` fired for them).
+   */
+  rescued: [count: number, dead: ReadonlyArray<Pick<Job, 'queue' | 'type'>>];
 }
 
 /** A listener of any event, as stored; `on` and `emit` keep each event's own signature. */

@@ -30,7 +30,8 @@ const BATCH_BUCKETS = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
  * Counters and pool gauges are per process, so `sum()` over instances adds them up: `failed` counts
  * attempts that failed and will be retried, `dead` jobs that gave up. `completed`, `failed`, `snoozed`, `dead`, `cancelled` (by a handler) and `handed_back`
  * count the outcomes this worker wrote; `cancelled` also counts cancellations through this instance's
- * API. Lease rescues are counted by whichever instance leads maintenance.
+ * API. Lease rescues are counted by whichever instance leads maintenance, and so are the jobs a rescue makes DEAD
+ * (their last attempt lost its lease), in `dead`.
  */
 @Injectable()
 export class ConveyorMetrics implements OnModuleDestroy {
@@ -136,7 +137,12 @@ export class ConveyorMetrics implements OnModuleDestroy {
       }),
       events.on('cancelled', (job) => this.outcomes.cancelled.series(queues.of(job.queue), job.type).inc()),
       events.on('stale', () => this.staleWrites.inc()),
-      events.on('rescued', (count) => this.rescues.inc(count)),
+      events.on('rescued', (count, dead) => {
+        this.rescues.inc(count);
+        // A job whose last attempt lost its lease is DEAD with no worker to report it: the sweeper's instance
+        // counts it, so `sum(conveyor_jobs_dead_total)` over instances is every job that went DEAD.
+        for (const job of dead) this.outcomes.dead.series(queues.of(job.queue), job.type).inc();
+      }),
     ];
   }
 
