@@ -137,6 +137,38 @@ describe('shutdown', () => {
     await sql.query(`UPDATE ${table()} SET status = 'CANCELLED' WHERE id = ANY($1::uuid[])`, [ids]);
   });
 
+  it('a claim still waiting past its deadline when the worker exits is rolled back by the server: its jobs stay PENDING', async () => {
+    const w = await start({ shutdownGraceMs: 1_000, maintenanceIntervalMs: 600_000, appName: 'shutdown-late-claim' });
+    const workerBackend = `SELECT 1 FROM pg_stat_activity WHERE application_name = 'shutdown-late-claim:worker'`;
+    const locker = await sql.connect();
+    let ids: string[] = [];
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE ${table()} IN ACCESS EXCLUSIVE MODE`);
+      ids = (
+        await locker.query<{ id: string }>(
+          `INSERT INTO ${table()} (type, payload) SELECT 'TEST_RECORD', '{}'::jsonb FROM generate_series(1, 3) RETURNING id`,
+        )
+      ).rows.map((r) => r.id);
+      await waitFor(async () => (await sql.query(`${workerBackend} AND wait_event_type = 'Lock'`)).rowCount === 1, {
+        message: 'a claim waiting on the lock',
+      });
+      w.proc.kill('SIGTERM');
+      // The worker gives the claim up at its statement deadline, closes the connection and exits; the lock is still held.
+      expect(await w.exited).toBe(0);
+      await waitFor(async () => (await sql.query(workerBackend)).rowCount === 0, {
+        message: "the server to end the abandoned claim's backend",
+      });
+      await locker.query('COMMIT');
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      locker.release();
+    }
+    const after = await rows(ids);
+    expect(after.map((r) => [r.status, r.attempts, r.errors])).toEqual(ids.map(() => [JobStatus.PENDING, 0, []]));
+    await sql.query(`UPDATE ${table()} SET status = 'CANCELLED' WHERE id = ANY($1::uuid[])`, [ids]);
+  });
+
   it('a signal during start-up (migrations waiting for another instance) exits 0 without claiming a job', async () => {
     const locker = await sql.connect();
     let ids: string[] = [];

@@ -1,12 +1,20 @@
 /**
  * Run once on each connection the engine holds open for its whole life — the worker connection and the LISTEN
- * connections — so that the server's `idle_session_timeout` (a role's, a database's, a managed service's) does not end
- * it between two jobs. Those connections idle by design: LISTEN waits for notifications, which do not count as
- * activity, and the worker connection waits for the next claim. Ended every few seconds, each would reconnect and log
- * the loss each time, and the notifications sent while the LISTEN connection is away are lost. They are few (two or
- * three per instance) and find a dead peer by themselves (keepalive, the listener's probe, statement deadlines), which
- * is what the setting is for. The setting is session-local; on a server before PostgreSQL 14, which has no such
- * setting, the statement changes nothing. Pooled connections keep the server's setting: the pool replaces one the
- * server ended.
+ * connections:
+ * - `idle_session_timeout` off, so that the server's setting (a role's, a database's, a managed service's) does not end
+ *   it between two jobs. Those connections idle by design: LISTEN waits for notifications, which do not count as
+ *   activity, and the worker connection waits for the next claim. Ended every few seconds, each would reconnect and
+ *   log the loss each time, and the notifications sent while the LISTEN connection is away are lost. They are few (two
+ *   or three per instance) and find a dead peer by themselves (keepalive, the listener's probe, statement deadlines),
+ *   which is what the setting is for.
+ * - `client_connection_check_interval` at CLIENT_CHECK_MS: a statement the engine gave up (its deadline passed, the
+ *   process stopped) and whose connection it closed is otherwise not stopped by the server until it ends by itself. A
+ *   claim waiting on a lock would then commit later, leaving its jobs RUNNING under a claim nobody holds, each losing
+ *   an attempt when its lease expires; checked, the backend finds its client gone and rolls the claim back.
+ * Both settings are session-local; a server before PostgreSQL 14 has neither, and the statement then changes nothing.
+ * Pooled connections keep the server's settings: the pool replaces one the server ended.
  */
-export const HELD_SESSION_SQL = `SELECT set_config('idle_session_timeout', '0', false) FROM pg_settings WHERE name = 'idle_session_timeout'`;
+export const CLIENT_CHECK_MS = 1000;
+export const HELD_SESSION_SQL = `SELECT set_config(s.name, s.setting, false)
+FROM (VALUES ('idle_session_timeout', '0'), ('client_connection_check_interval', '${CLIENT_CHECK_MS}')) AS s(name, setting)
+WHERE s.name IN (SELECT name FROM pg_settings)`;
