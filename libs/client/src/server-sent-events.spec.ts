@@ -28,6 +28,19 @@ describe('serverSentEvents', () => {
     for (let at = 1; at < text.length; at++) expect(await read([text.slice(0, at), text.slice(at)])).toEqual(whole);
   });
 
+  it('reads an event whose lines end with CR alone as soon as its last CR arrives', async () => {
+    let send!: (text: string) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = (text) => controller.enqueue(new TextEncoder().encode(text));
+      },
+    });
+    const events = serverSentEvents(body);
+    send('id: 1.a\revent: job\rdata: {"a":1}\r\r');
+    await expect(events.next()).resolves.toEqual({ done: false, value: { event: 'job', data: '{"a":1}', id: '1.a' } });
+    await events.return(undefined);
+  });
+
   it('reads CRLF line ends, also when a CR and its LF arrive in two chunks', async () => {
     const text = 'id: 1.a\r\nevent: job\r\ndata: {"a":1}\r\n\r\nid: 2.b\r\nevent: job\r\ndata: {"b":2}\r\n\r\n';
     const expected = [

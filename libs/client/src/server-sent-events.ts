@@ -13,16 +13,16 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>): Async
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
-  let carriedCr = false;
+  let lfEndsLine = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      let text: string = (carriedCr ? '\r' : '') + decoder.decode(value, { stream: true });
-      // A CR that ends a chunk may be the first half of a CRLF: read alone, it and its LF would make a blank line,
-      // which ends the event there. It waits for the next chunk.
-      carriedCr = text.endsWith('\r');
-      if (carriedCr) text = text.slice(0, -1);
+      let text = decoder.decode(value, { stream: true });
+      // A CR that ended the last chunk ended its line at once (a stream may end lines with CR alone); when it was
+      // the first half of a CRLF, the LF that starts this chunk belongs to that line end, not to an empty line.
+      if (lfEndsLine && text.startsWith('\n')) text = text.slice(1);
+      if (text !== '') lfEndsLine = text.endsWith('\r');
       buffer += text.replace(/\r\n?/g, '\n');
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {

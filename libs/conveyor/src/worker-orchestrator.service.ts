@@ -18,8 +18,8 @@ import { WorkerPool } from './consumer/worker-pool.service';
 export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Conveyor');
   private stopping = false;
-  /** The engine's stop, once begun. */
-  private stopped: Promise<void> | null = null;
+  /** The engine's stop, once begun: a second close waits for it. */
+  private stopRun: Promise<void> | null = null;
   private hurryUp!: () => void;
   private readonly hurried = new Promise<void>((resolve) => (this.hurryUp = resolve));
 
@@ -60,7 +60,8 @@ export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplica
     if (this.options.listen) {
       if (this.listener.canListen) {
         await this.listener.start();
-        if (this.stopping) await this.listener.stop();
+        // Stopped while the listener started: the stop found nothing to stop yet.
+        if (this.stopping) return this.listener.stop();
       } else
         this.logger.log(
           `No LISTEN behind a ${this.options.pooler}-mode pooler without listenUrl: polling every ${this.options.pollIntervalMs} ms`,
@@ -90,8 +91,8 @@ export class WorkerOrchestrator implements OnApplicationBootstrap, BeforeApplica
    * goes on to close the DataSource when this returns, and the first stop still needs it for the outcomes it writes.
    */
   beforeApplicationShutdown(): Promise<void> {
-    this.stopped ??= this.stop();
-    return this.stopped;
+    this.stopRun ??= this.stop();
+    return this.stopRun;
   }
 
   private async stop(): Promise<void> {

@@ -16,6 +16,7 @@ import { Job } from '../job/job';
 import { jobLogFields } from '../observation/logging/job-log-fields';
 import { LogRecord } from '../observation/logging/log-record';
 import { ClaimTrigger } from './claim-trigger';
+import { unrefSleep } from './unref-sleep';
 
 /** Writes in flight at once: one being written while the next batch fills, plus one to catch up. */
 const MAX_IN_FLIGHT = 2;
@@ -99,12 +100,12 @@ export class Completer {
   async drain(timeoutMs: number): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     // Every wait ends by the deadline: a write in flight on a dead connection may take its statement deadline.
-    const until = (work: Promise<unknown>) => Promise.race([work, sleep(deadline - Date.now())]);
+    const until = (work: Promise<unknown>) => Promise.race([work, unrefSleep(deadline - Date.now())]);
     while ((this.queue.length > 0 || this.inFlight.size > 0) && Date.now() < deadline) {
       if (this.queue.length > 0 && this.inFlight.size < MAX_IN_FLIGHT) {
         if (this.timer) clearTimeout(this.timer);
         this.timer = null;
-        if (this.retryDelay > 0) await until(sleep(this.retryDelay));
+        if (this.retryDelay > 0) await until(unrefSleep(this.retryDelay));
         if (Date.now() >= deadline) break;
         this.startFlush();
       }
@@ -219,9 +220,4 @@ export class Completer {
       });
     }
   }
-}
-
-/** Resolves after `ms` (at once for 0 or less), without keeping the process alive. */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
 }

@@ -24,6 +24,7 @@ import { JobExecutor } from './job-executor.service';
 import { AttemptReports, createAttemptReports } from './attempt-reports';
 import { logOutcome } from './job-outcome-log';
 import { handBackRow, outcomeOf } from './outcome-rows';
+import { unrefSleep } from './unref-sleep';
 
 /** Snapshot of the pool for health and metrics. */
 export interface PoolStats {
@@ -415,9 +416,4 @@ export class WorkerPool {
       held,
     );
   }
-}
-
-/** Resolves after `ms`, without keeping the process alive. */
-function unrefSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -79,7 +79,7 @@ export class CronScheduler implements OnApplicationBootstrap, BeforeApplicationS
   private stopped = false;
   private registered = false;
   private failures = 0;
-  /** The database clock at this instance's first round: where a schedule's new definition starts (see Redefinition). */
+  /** The database clock at this instance's first committed round: where a schedule's new definition starts (see Redefinition). */
   private since: Date | null = null;
   /** Schedules that failed on their own (see isolated()): failures in a row, and when to try again (database clock). */
   private readonly failingSchedules = new Map<string, { failures: number; retryAt: number }>();

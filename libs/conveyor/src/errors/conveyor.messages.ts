@@ -22,7 +22,7 @@ export const MESSAGES = {
   deadlockAborted:
     'The database aborted a statement of this request to break a deadlock with other requests; that statement changed nothing. Try again.',
   databasePoolExhausted: 'The database connection pool is exhausted: every connection is in use. Try again shortly.',
-  shuttingDown: 'Worker shut down before the job ran or finished; it was handed back.',
+  shuttingDown: 'Worker shut down before the job could finish; it was handed back.',
   claimAnswerFull: (maxChars: number) =>
     `Claimed beside jobs whose payloads filled the claim's answer (${maxChars} characters); the job was handed back unrun.`,
   uniqueKeyTaken: (type: string, key: string, holderId: string | null) =>

@@ -26,7 +26,7 @@ interface Subscriber {
   stream: LiveStream;
   /**
    * Where a catch-up after a lost LISTEN connection starts (µs): the latest event sent, or, before the first, where
-   * the feed was when the subscriber joined. Null until it holds the lease.
+   * the feed was when the subscriber took the lease. Null before either.
    */
   lastUs: bigint | null;
   /** Whether it counts among the holders of the watch lease (from `acquire` until it leaves). */
@@ -147,7 +147,10 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
     }
   }
 
-  /** The LISTEN connection is (back) in place: every stream catches up on what a lost connection missed. */
+  /**
+   * The LISTEN connection is (back) in place: every stream with a position catches up on what a lost connection
+   * missed (one still taking the lease gets its position after this, from the feed's).
+   */
   listening(): void {
     for (const sub of this.subscribers) {
       if (sub.lastUs !== null) void this.catchUp(sub, sub.lastUs - CATCH_UP_MARGIN_US);

@@ -58,7 +58,7 @@ export function liveEventOf(item: LiveItem): LiveEvent {
 
 /**
  * The µs position an SSE `Last-Event-ID` names, or null when it is not one of ours. Sixteen digits reach the year
- * 2286; more would overflow the catch-up's arithmetic in PostgreSQL.
+ * 2286, further than any id this API sends; nineteen would overflow the catch-up's arithmetic in PostgreSQL.
  */
 export function positionOf(lastEventId: string | undefined): string | null {
   const match = /^(\d{1,16})\.[0-9a-f-]{36}$/i.exec(lastEventId?.trim() ?? '');
