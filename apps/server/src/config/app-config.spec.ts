@@ -105,3 +105,35 @@ describe('loadAppConfig: logging', () => {
     expect(() => loadAppConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT: expected json or pretty/);
   });
 });
+
+describe('loadAppConfig: numeric bounds', () => {
+  it('refuses a webhook timeout a timer cannot wait (0, negative, past 2^31 - 1 ms, where Node fires after 1 ms)', () => {
+    for (const value of ['0', '-1', '3600001', '3000000000']) {
+      expect(() => loadAppConfig({ WEBHOOK_TIMEOUT_MS: value })).toThrow(
+        'Invalid environment variable WEBHOOK_TIMEOUT_MS: must be between 1 and 3600000',
+      );
+    }
+    expect(loadAppConfig({ WEBHOOK_TIMEOUT_MS: '3600000' }).app.webhookTimeoutMs).toBe(3_600_000);
+  });
+
+  it('refuses a rate limit past what the HTTP module takes, naming the variable rather than the module option', () => {
+    expect(() => loadAppConfig({ RATE_LIMIT_WINDOW_MS: '86400001' })).toThrow(
+      'Invalid environment variable RATE_LIMIT_WINDOW_MS: must be between 1 and 86400000',
+    );
+    expect(() => loadAppConfig({ RATE_LIMIT_MAX: '1000000001' })).toThrow(
+      'Invalid environment variable RATE_LIMIT_MAX: must be between 0 (no limit) and 1000000000',
+    );
+    expect(loadAppConfig({ RATE_LIMIT_WINDOW_MS: '86400000', RATE_LIMIT_MAX: '1000000000' }).app).toMatchObject({
+      rateLimitWindowMs: 86_400_000,
+      rateLimitMax: 1_000_000_000,
+    });
+  });
+
+  it('reads a backoff factor or jitter as a decimal number only, refusing hexadecimal, binary and exponent forms', () => {
+    for (const value of ['0x10', '0b1', '1e1', 'Infinity']) {
+      expect(() => loadAppConfig({ BACKOFF_FACTOR: value })).toThrow(`BACKOFF_FACTOR: expected a decimal number, got "${value}"`);
+    }
+    expect(() => loadAppConfig({ BACKOFF_JITTER: '0x1' })).toThrow(/BACKOFF_JITTER/);
+    expect(loadAppConfig({ BACKOFF_FACTOR: ' 1.5 ', BACKOFF_JITTER: '.25' }).engine.backoff).toEqual({ factor: 1.5, jitter: 0.25 });
+  });
+});

@@ -87,7 +87,8 @@ function parse(setting: EnvSetting, raw: string): unknown {
       if (raw.trim() === 'auto') return 'auto';
       return /^-?\d+$/.test(raw.trim()) ? Number(raw) : fail(`expected an integer or auto, got "${raw}"`);
     case 'number':
-      return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : fail(`expected a number, got "${raw}"`);
+      // Decimal only: Number() also reads "0x10" (16), "0b1" and "1e1", which nobody means for a factor or a fraction.
+      return /^-?(\d+\.?\d*|\.\d+)$/.test(raw.trim()) ? Number(raw) : fail(`expected a decimal number, got "${raw}"`);
     case 'bool':
       if (/^(true|1|yes|on)$/i.test(raw)) return true;
       if (/^(false|0|no|off)$/i.test(raw)) return false;
@@ -177,10 +178,16 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (settings.poolTimeoutMs < 1 || settings.poolTimeoutMs > 600_000)
     throw new EnvConfigError('DB_POOL_TIMEOUT_MS', 'must be between 1 and 600000');
   if (settings.bodyLimitBytes < 1024) throw new EnvConfigError('BODY_LIMIT_BYTES', 'must be at least 1024');
-  if (settings.rateLimitWindowMs < 1) throw new EnvConfigError('RATE_LIMIT_WINDOW_MS', 'must be at least 1');
+  // The HTTP module's own bounds (validateConveyorHttpOptions), checked here so the refusal names the variable.
+  if (settings.rateLimitWindowMs < 1 || settings.rateLimitWindowMs > 86_400_000)
+    throw new EnvConfigError('RATE_LIMIT_WINDOW_MS', 'must be between 1 and 86400000');
   if (settings.shutdownDrainMs < 0 || settings.shutdownDrainMs > 3_600_000)
     throw new EnvConfigError('SHUTDOWN_DRAIN_MS', 'must be between 0 and 3600000');
-  if (settings.rateLimitMax < 0) throw new EnvConfigError('RATE_LIMIT_MAX', 'must be 0 (no limit) or more');
+  if (settings.rateLimitMax < 0 || settings.rateLimitMax > 1_000_000_000)
+    throw new EnvConfigError('RATE_LIMIT_MAX', 'must be between 0 (no limit) and 1000000000');
+  // A Node timer waits at most 2^31 - 1 ms and fires after 1 ms when given more: every request would time out at once.
+  if (settings.webhookTimeoutMs < 1 || settings.webhookTimeoutMs > 3_600_000)
+    throw new EnvConfigError('WEBHOOK_TIMEOUT_MS', 'must be between 1 and 3600000');
   if (settings.liveMaxBufferBytes < 1024 || settings.liveMaxBufferBytes > 1024 ** 3)
     throw new EnvConfigError('LIVE_MAX_BUFFER_BYTES', 'must be between 1024 and 1073741824');
   if (settings.livePingIntervalMs < 100 || settings.livePingIntervalMs > 3_600_000)

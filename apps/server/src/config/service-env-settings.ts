@@ -74,7 +74,7 @@ export const SERVICE_ENV_SETTINGS: readonly EnvSetting[] = [
     scope: 'app',
     embedded: '`ConveyorHttpModule.forRoot({ rateLimit: { windowMs } })`',
     default: '60000',
-    description: 'Window of the per-key (or per-IP) request limit',
+    description: 'Window of the per-key (or per-IP) request limit (1 to 86400000)',
   },
   {
     env: 'RATE_LIMIT_MAX',
@@ -83,7 +83,7 @@ export const SERVICE_ENV_SETTINGS: readonly EnvSetting[] = [
     scope: 'app',
     embedded: '`ConveyorHttpModule.forRoot({ rateLimit: { max } })`',
     default: '6000',
-    description: 'Requests per key (or IP) per window before 429 (0 = no limit); health is never limited',
+    description: 'Requests per key (or IP) per window before 429 (0 = no limit, at most 1000000000); health is never limited',
   },
   {
     env: 'LIVE_MAX_BUFFER_BYTES',
@@ -153,7 +153,7 @@ export const SERVICE_ENV_SETTINGS: readonly EnvSetting[] = [
     target: 'webhookTimeoutMs',
     scope: 'app',
     default: '10000',
-    description: 'HTTP timeout of SEND_WEBHOOK, and of each request FORWARD_DOCUMENT makes',
+    description: 'HTTP timeout of SEND_WEBHOOK, and of each request FORWARD_DOCUMENT makes (1 to 3600000)',
   },
   {
     env: 'PDF_DIR',
