@@ -43,3 +43,33 @@ describe('retention', () => {
     expect(rows[0].recent).toBe(true);
   });
 });
+
+/** The longest retention validation takes still gives a cut-off PostgreSQL can compute. */
+describe('retention at its longest', () => {
+  let schema: TestSchema;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    schema = await createTestSchema('retention_longest');
+    t = await createTestApp({
+      schema: schema.schema,
+      engine: { runWorkers: false, retentionCompletedMs: 100 * 365 * 86_400_000, maintenanceIntervalMs: 100 },
+      http: false,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await schema?.drop();
+  });
+
+  it('deletes a job finished more than a century ago and keeps one finished a year ago', async () => {
+    await t.sql.query(
+      `INSERT INTO ${t.jobsTable} (type, status, finished_at) VALUES ('X', 'COMPLETED', now() - interval '101 years'), ('X', 'COMPLETED', now() - interval '1 year')`,
+    );
+    await t.app.get(MaintenanceService).tick();
+    const remaining = async () =>
+      (await t.sql.query(`SELECT finished_at > now() - interval '2 years' AS recent FROM ${t.jobsTable}`)).rows as { recent: boolean }[];
+    await waitFor(async () => (await remaining()).length === 1, { message: 'the century-old job to be deleted' });
+    expect(await remaining()).toEqual([{ recent: true }]);
+  });
+});

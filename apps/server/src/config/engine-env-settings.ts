@@ -212,7 +212,7 @@ export const ENGINE_ENV_SETTINGS: readonly EnvSetting[] = [
     target: 'retentionCompletedMs',
     scope: 'engine',
     default: '604800000',
-    description: 'COMPLETED jobs are deleted this long after finishing (0 = keep)',
+    description: 'COMPLETED jobs are deleted this long after finishing (0 = keep; at most 3153600000000, a century)',
   },
   {
     env: 'EXTERNAL_TYPES',

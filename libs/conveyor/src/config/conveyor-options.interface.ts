@@ -72,7 +72,7 @@ export interface ConveyorOptions {
   backoff: BackoffOptions;
   /** How many times a job may ask to be retried later (RetryLaterError) before it is DEAD. */
   maxSnoozes: number;
-  /** COMPLETED jobs are deleted this long after they finished (0 keeps them forever). */
+  /** COMPLETED jobs are deleted this long after they finished (0 keeps them forever; at most a century). */
   retentionCompletedMs: number;
   /** Rows the retention cleaner deletes per statement. */
   retentionBatchSize: number;

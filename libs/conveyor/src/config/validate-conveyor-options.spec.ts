@@ -34,4 +34,11 @@ describe('validateConveyorOptions', () => {
   it('says where dataSourceName goes when a factory returns it', () => {
     expect(() => validateConveyorOptions({ dataSourceName: 'jobs' } as ConveyorOptionsInput)).toThrow(/dataSourceName.*beside useFactory/);
   });
+
+  it('refuses a retention that would put its cut-off before the first timestamp PostgreSQL has', () => {
+    expect(() => validateConveyorOptions({ retentionCompletedMs: 220_000_000_000_000 })).toThrow(
+      new ConveyorConfigError('retentionCompletedMs', 'must be an integer between 0 and 3153600000000, got 220000000000000'),
+    );
+    expect(validateConveyorOptions({ retentionCompletedMs: 3_153_600_000_000 }).retentionCompletedMs).toBe(3_153_600_000_000);
+  });
 });

@@ -19,6 +19,9 @@ export type ConveyorOptionsInput = OptionalFields<Omit<ConveyorOptions, 'backoff
  */
 type OptionalFields<T> = { [K in keyof T]?: T[K] | undefined };
 
+/** A hundred years of 365 days. */
+const MAX_RETENTION_MS = 100 * 365 * 86_400_000;
+
 /** Every option's name; the compiler checks the list against ConveyorOptions, both ways. */
 const OPTION_NAMES: ReadonlySet<string> = new Set(
   Object.keys({
@@ -115,7 +118,9 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   checkTimeoutMs('defaultTimeoutMs', o.defaultTimeoutMs);
   checkBackoff(o.backoff, 'backoff');
   integer('maxSnoozes', o.maxSnoozes, 0, 1_000_000);
-  integer('retentionCompletedMs', o.retentionCompletedMs, 0, Number.MAX_SAFE_INTEGER);
+  // now() - retentionCompletedMs must stay a timestamp PostgreSQL has (from 4713 BC): past about 6,700 years every
+  // retention round fails with "timestamp out of range". A century is a bound nobody means to exceed; 0 keeps all.
+  integer('retentionCompletedMs', o.retentionCompletedMs, 0, MAX_RETENTION_MS);
   integer('retentionBatchSize', o.retentionBatchSize, 1, 100_000);
   integer('maxBatchSize', o.maxBatchSize, 1, 100_000);
   integer('metricsMaxQueues', o.metricsMaxQueues, 1, 100_000);
