@@ -71,4 +71,25 @@ describe('service start-up that cannot succeed', () => {
     expect(service.output()).toMatch(/DATABASE_URL: its user name or password has a "%" .* %25/);
     expect(service.output()).not.toMatch(/URI malformed|50%off/);
   }, 60_000);
+
+  it.each([
+    [
+      'a rate-limit window past what the HTTP module takes',
+      { RATE_LIMIT_WINDOW_MS: '3000000000' },
+      'RATE_LIMIT_WINDOW_MS: must be between 1 and 86400000',
+    ],
+    [
+      'an embedded server port that is no number',
+      { DATABASE_URL: '', EMBEDDED_PG_PORT: 'abc' },
+      'EMBEDDED_PG_PORT: expected an integer, got "abc"',
+    ],
+  ])(
+    'stops on %s with one line naming the variable, before any database work',
+    async (_case, env, message) => {
+      const service = spawnService({ env: { DATABASE_URL: process.env.CONVEYOR_TEST_DATABASE_URL!, OUTBOX_DIR: outbox, ...env } });
+      expect(await service.exited).toBe(1);
+      expect(service.output().trim()).toBe(`Invalid environment variable ${message}`);
+    },
+    60_000,
+  );
 });

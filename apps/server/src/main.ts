@@ -44,7 +44,7 @@ async function checkPortFree(port: number): Promise<void> {
 async function bootstrap(config: AppConfig, appLogger: LoggerService): Promise<void> {
   const logger = new Logger('Conveyor');
   await checkPortFree(config.app.port);
-  const database = await resolveDatabaseUrl(logger);
+  const database = await resolveDatabaseUrl(config.app, logger);
   // The logger is built here rather than injected, so nothing needs buffering until the app exists:
   // Nest gets the same instance that already serves the lines logged above.
   const app = await NestFactory.create(AppModule.forRoot({ ...config, app: { ...config.app, databaseUrl: database.url } }), {

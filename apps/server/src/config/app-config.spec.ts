@@ -137,3 +137,17 @@ describe('loadAppConfig: numeric bounds', () => {
     expect(loadAppConfig({ BACKOFF_FACTOR: ' 1.5 ', BACKOFF_JITTER: '.25' }).engine.backoff).toEqual({ factor: 1.5, jitter: 0.25 });
   });
 });
+
+describe('loadAppConfig: embedded PostgreSQL', () => {
+  it('refuses an EMBEDDED_PG_PORT that is no TCP port at start-up, naming it', () => {
+    expect(() => loadAppConfig({ EMBEDDED_PG_PORT: 'abc' })).toThrow(
+      'Invalid environment variable EMBEDDED_PG_PORT: expected an integer, got "abc"',
+    );
+    for (const value of ['0', '65536']) {
+      expect(() => loadAppConfig({ EMBEDDED_PG_PORT: value })).toThrow(
+        'Invalid environment variable EMBEDDED_PG_PORT: must be between 1 and 65535',
+      );
+    }
+    expect(loadAppConfig({}).app.embeddedPort).toBe(54329);
+  });
+});

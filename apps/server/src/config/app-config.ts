@@ -17,7 +17,10 @@ import { ENV_SETTINGS, EnvSetting } from './env-settings';
 export interface AppSettings {
   port: number;
   databaseUrl?: string;
+  /** Data folder of the embedded PostgreSQL; default `<cwd>/.conveyor/pgdata`. */
   dataDir?: string;
+  /** Port tried first for the embedded PostgreSQL (a free one when it is taken). */
+  embeddedPort: number;
   schema: string;
   poolSize: number;
   poolTimeoutMs: number;
@@ -50,6 +53,8 @@ export interface AppConfig {
 
 const APP_DEFAULTS: AppSettings = {
   port: 3000,
+  // Apart from a system server's 5432.
+  embeddedPort: 54329,
   schema: 'public',
   poolSize: 10,
   poolTimeoutMs: 3000,
@@ -167,6 +172,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const settings = app as unknown as AppSettings;
   if (settings.port < 0 || settings.port > 65535) throw new EnvConfigError('PORT', 'must be between 0 and 65535');
+  if (settings.embeddedPort < 1 || settings.embeddedPort > 65535)
+    throw new EnvConfigError('EMBEDDED_PG_PORT', 'must be between 1 and 65535');
   // pg also reads a socket directory and database ("/var/run/postgresql mydb") and socket: URLs.
   const url = settings.databaseUrl;
   if (url !== undefined && !isPostgresUrl(url) && !url.startsWith('/') && !url.startsWith('socket:'))

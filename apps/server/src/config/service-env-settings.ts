@@ -22,6 +22,14 @@ export const SERVICE_ENV_SETTINGS: readonly EnvSetting[] = [
     description: 'Data folder of the embedded PostgreSQL',
   },
   {
+    env: 'EMBEDDED_PG_PORT',
+    kind: 'int',
+    target: 'embeddedPort',
+    scope: 'app',
+    default: '54329',
+    description: 'Port on 127.0.0.1 of the embedded PostgreSQL (a free one when it is taken)',
+  },
+  {
     env: 'DATABASE_SCHEMA',
     kind: 'string',
     target: 'schema',

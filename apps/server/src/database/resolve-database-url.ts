@@ -1,9 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
-import { startEmbeddedPostgres } from '@conveyor/embedded-postgres';
+import { EmbeddedPostgresOptions, startEmbeddedPostgres } from '@conveyor/embedded-postgres';
 import { join } from 'node:path';
-
-/** Port tried first for the embedded server, chosen to sit apart from a system server's 5432. */
-const DEFAULT_EMBEDDED_PORT = 54329;
+import type { AppSettings } from '../config/app-config';
 
 /** Where the server's database is, and how to let go of it at shutdown. */
 export interface ResolvedDatabase {
@@ -13,42 +11,40 @@ export interface ResolvedDatabase {
   close(): Promise<void>;
 }
 
+/** The settings that choose the database: read and checked by loadAppConfig, never from the environment here. */
+export type DatabaseSettings = Pick<AppSettings, 'databaseUrl' | 'dataDir' | 'embeddedPort'>;
+
 /**
  * Decides which PostgreSQL the server uses: `DATABASE_URL` when set, otherwise an embedded server
  * whose data persists in `CONVEYOR_DATA_DIR` (default `<cwd>/.conveyor/pgdata`), so that
  * `npm start` works on a machine with no database installed and keeps its jobs across restarts.
- * The embedded server listens on `EMBEDDED_PG_PORT` (default 54329), or on a free port when that
- * one is taken. Call `close()` after the application has shut down, so that in-flight work can
+ * The embedded server listens on `EMBEDDED_PG_PORT`, or on a free port when that one is taken.
+ * Call `close()` after the application has shut down, so that in-flight work can
  * still reach the database while it drains.
  */
-export async function resolveDatabaseUrl(logger: Pick<LoggerService, 'log'>): Promise<ResolvedDatabase> {
-  const external = process.env.DATABASE_URL;
+export async function resolveDatabaseUrl(settings: DatabaseSettings, logger: Pick<LoggerService, 'log'>): Promise<ResolvedDatabase> {
+  const external = settings.databaseUrl;
   if (external) {
     logger.log(`Using the PostgreSQL database from DATABASE_URL (${redactPassword(external)})`);
     return { url: external, close: async () => undefined };
   }
 
-  const dataDir = process.env.CONVEYOR_DATA_DIR ?? join(process.cwd(), '.conveyor', 'pgdata');
-  logger.log(`DATABASE_URL is not set: starting embedded PostgreSQL, data in ${dataDir}`);
-  const server = await startEmbeddedPostgres({
-    dataDir,
-    port: embeddedPort(),
-    fallbackToFreePort: true,
-    persistent: true,
-    log: (message) => logger.log(message),
-  });
-  logger.log(`Embedded PostgreSQL is ready at ${server.url} (data in ${dataDir}, kept across restarts)`);
+  const options = embeddedServerOptions(settings, (message) => logger.log(message));
+  logger.log(`DATABASE_URL is not set: starting embedded PostgreSQL, data in ${options.dataDir}`);
+  const server = await startEmbeddedPostgres(options);
+  logger.log(`Embedded PostgreSQL is ready at ${server.url} (data in ${options.dataDir}, kept across restarts)`);
   return { url: server.url, close: () => server.stop() };
 }
 
-function embeddedPort(): number {
-  const configured = process.env.EMBEDDED_PG_PORT;
-  if (!configured) return DEFAULT_EMBEDDED_PORT;
-  const port = Number(configured);
-  if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
-    throw new RangeError(`EMBEDDED_PG_PORT must be a TCP port number (1-65535), got "${configured}"`);
-  }
-  return port;
+/** How the embedded server is started when DATABASE_URL is not set. */
+export function embeddedServerOptions(settings: DatabaseSettings, log: (message: string) => void): EmbeddedPostgresOptions {
+  return {
+    dataDir: settings.dataDir ?? join(process.cwd(), '.conveyor', 'pgdata'),
+    port: settings.embeddedPort,
+    fallbackToFreePort: true,
+    persistent: true,
+    log,
+  };
 }
 
 /** The URL with its password replaced, for logs. */
