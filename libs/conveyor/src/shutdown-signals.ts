@@ -1,5 +1,9 @@
 import { INestApplication, Logger } from '@nestjs/common';
+import { integer } from './config/option-rules';
 import { WorkerOrchestrator } from './worker-orchestrator.service';
+
+/** The longest drain: an hour, as SHUTDOWN_DRAIN_MS; past 2^31 - 1 ms a Node timer would end it after 1 ms. */
+const MAX_DRAIN_MS = 3_600_000;
 
 /** How the termination sequence runs. */
 export interface ShutdownSignalOptions {
@@ -7,7 +11,7 @@ export interface ShutdownSignalOptions {
    * After the first signal, how long the instance reports not ready while it still serves requests and works
    * jobs, before the engine stops (0 = stop at once). Long enough for load balancers and Kubernetes endpoints to
    * stop routing to it: they learn of the termination (or of the failed readiness probe) a little later than
-   * the process does, and requests keep arriving meanwhile.
+   * the process does, and requests keep arriving meanwhile. An integer up to 3600000.
    */
   drainMs?: number;
   /** Runs after the app has closed, before the process exits (ending what the app does not own, say). */
@@ -29,6 +33,7 @@ export interface ShutdownSignalOptions {
 export function installShutdownSignals(app: INestApplication, options: ShutdownSignalOptions = {}): void {
   const logger = new Logger('Conveyor:Shutdown');
   const drainMs = options.drainMs ?? 0;
+  integer('drainMs', drainMs, 0, MAX_DRAIN_MS);
   const afterClose = options.afterClose ?? (() => Promise.resolve());
   let closing = false;
   let endDrain: () => void = () => undefined;
