@@ -66,9 +66,12 @@ describe('loadAppConfig: API keys and rate limit', () => {
     expect(loadAppConfig({ DB_POOL_TIMEOUT_MS: '500' }).app.poolTimeoutMs).toBe(500);
   });
 
-  it('reads QUEUE_CONCURRENCY as name:number pairs, refusing a pair with more parts', () => {
+  it('reads QUEUE_CONCURRENCY as name:number pairs, refusing a pair with more parts or a name given twice', () => {
     expect(loadAppConfig({ QUEUE_CONCURRENCY: 'emails:5, pdf:2' }).engine).toMatchObject({ queueConcurrency: { emails: 5, pdf: 2 } });
     expect(() => loadAppConfig({ QUEUE_CONCURRENCY: 'emails:5:9' })).toThrow(/QUEUE_CONCURRENCY.*"emails:5:9"/);
+    expect(() => loadAppConfig({ QUEUE_CONCURRENCY: 'emails:5,pdf:2,emails:1' })).toThrow(
+      'Invalid environment variable QUEUE_CONCURRENCY: "emails" is given more than once',
+    );
   });
 
   it('refuses a negative limit and an empty window', () => {

@@ -103,18 +103,21 @@ function parse(setting: EnvSetting, raw: string): unknown {
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean);
-    case 'map':
-      return Object.fromEntries(
-        raw
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-          .map((pair) => {
-            const [k, v, ...rest] = pair.split(':');
-            if (!k || !v || !/^\d+$/.test(v) || rest.length > 0) fail(`expected name:number pairs, got "${pair}"`);
-            return [k, Number(v)];
-          }),
-      );
+    case 'map': {
+      const pairs = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((pair) => {
+          const [k, v, ...rest] = pair.split(':');
+          if (!k || !v || !/^\d+$/.test(v) || rest.length > 0) fail(`expected name:number pairs, got "${pair}"`);
+          return [k, Number(v)] as const;
+        });
+      // A name given twice would keep only its last number, without a word.
+      const twice = pairs.find(([k], i) => pairs.findIndex(([other]) => other === k) !== i);
+      if (twice) fail(`"${twice[0]}" is given more than once`);
+      return Object.fromEntries(pairs);
+    }
     case 'keys':
       return parseApiKeys(raw, fail);
     case 'json':
