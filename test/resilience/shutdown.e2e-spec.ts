@@ -36,6 +36,41 @@ describe('shutdown', () => {
     return w;
   };
 
+  /**
+   * Starts a worker named `appName`, holds a lock on the jobs table while inserting three jobs, waits until the
+   * worker's claim of them waits on that lock, runs `whileHeld`, then releases the lock. The worker runs no
+   * maintenance round after its first, so the claim is the only statement it has waiting there.
+   */
+  const whileClaimWaitsOnLock = async (
+    appName: string,
+    whileHeld: (w: SpawnedWorker, workerBackend: string) => Promise<void>,
+  ): Promise<{ w: SpawnedWorker; ids: string[] }> => {
+    const w = await start({ shutdownGraceMs: 1_000, maintenanceIntervalMs: 600_000, appName });
+    const workerBackend = `SELECT 1 FROM pg_stat_activity WHERE application_name = '${appName}:worker'`;
+    const locker = await sql.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE ${table()} IN ACCESS EXCLUSIVE MODE`);
+      const ids = (
+        await locker.query<{ id: string }>(
+          `INSERT INTO ${table()} (type, payload) SELECT 'TEST_RECORD', '{}'::jsonb FROM generate_series(1, 3) RETURNING id`,
+        )
+      ).rows.map((r) => r.id);
+      // The worker's next poll is a claim waiting on the lock: in flight, its jobs to be RUNNING under this worker's lease.
+      await waitFor(
+        async () =>
+          (await sql.query(`${workerBackend} AND wait_event_type = 'Lock' AND query LIKE '%SET status = ''RUNNING''%'`)).rowCount === 1,
+        { message: 'a claim waiting on the lock' },
+      );
+      await whileHeld(w, workerBackend);
+      await locker.query('COMMIT');
+      return { w, ids };
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      locker.release();
+    }
+  };
+
   beforeAll(async () => {
     schema = await createTestSchema('shutdown');
     sql = new Pool({ connectionString: url, max: 2 });
@@ -98,38 +133,12 @@ describe('shutdown', () => {
   });
 
   it('hands back the jobs of a claim still in flight when the signal came, once that claim returns', async () => {
-    // No maintenance round after the first: the claim is the only statement the worker has waiting on the lock.
-    const w = await start({ shutdownGraceMs: 1_000, maintenanceIntervalMs: 600_000, appName: 'shutdown-claim' });
-    const locker = await sql.connect();
-    let ids: string[] = [];
-    try {
-      await locker.query('BEGIN');
-      await locker.query(`LOCK TABLE ${table()} IN ACCESS EXCLUSIVE MODE`);
-      ids = (
-        await locker.query<{ id: string }>(
-          `INSERT INTO ${table()} (type, payload) SELECT 'TEST_RECORD', '{}'::jsonb FROM generate_series(1, 3) RETURNING id`,
-        )
-      ).rows.map((r) => r.id);
-      // The worker's next poll is a claim waiting on the lock: in flight, its jobs to be RUNNING under this worker's lease.
-      await waitFor(
-        async () =>
-          (
-            await sql.query(
-              `SELECT 1 FROM pg_stat_activity
-               WHERE application_name = 'shutdown-claim:worker' AND wait_event_type = 'Lock' AND query LIKE '%SET status = ''RUNNING''%'`,
-            )
-          ).rowCount === 1,
-        { message: 'a claim waiting on the lock' },
-      );
+    const { w, ids } = await whileClaimWaitsOnLock('shutdown-claim', async (w) => {
       w.proc.kill('SIGTERM');
       // A worker that does not wait for the claim has nothing left to do and exits; one that waits stays (the wait is
       // for the process's own decision, so it cannot be a poll for a condition in the database).
       await Promise.race([w.exited, new Promise((resolve) => setTimeout(resolve, 1_500))]);
-      await locker.query('COMMIT');
-    } finally {
-      await locker.query('ROLLBACK').catch(() => undefined);
-      locker.release();
-    }
+    });
     expect(await w.exited).toBe(0);
     const after = await rows(ids);
     expect(after.map((r) => [r.status, r.attempts])).toEqual(ids.map(() => [JobStatus.PENDING, 0]));
@@ -138,32 +147,14 @@ describe('shutdown', () => {
   });
 
   it('a claim still waiting past its deadline when the worker exits is rolled back by the server: its jobs stay PENDING', async () => {
-    const w = await start({ shutdownGraceMs: 1_000, maintenanceIntervalMs: 600_000, appName: 'shutdown-late-claim' });
-    const workerBackend = `SELECT 1 FROM pg_stat_activity WHERE application_name = 'shutdown-late-claim:worker'`;
-    const locker = await sql.connect();
-    let ids: string[] = [];
-    try {
-      await locker.query('BEGIN');
-      await locker.query(`LOCK TABLE ${table()} IN ACCESS EXCLUSIVE MODE`);
-      ids = (
-        await locker.query<{ id: string }>(
-          `INSERT INTO ${table()} (type, payload) SELECT 'TEST_RECORD', '{}'::jsonb FROM generate_series(1, 3) RETURNING id`,
-        )
-      ).rows.map((r) => r.id);
-      await waitFor(async () => (await sql.query(`${workerBackend} AND wait_event_type = 'Lock'`)).rowCount === 1, {
-        message: 'a claim waiting on the lock',
-      });
+    const { ids } = await whileClaimWaitsOnLock('shutdown-late-claim', async (w, workerBackend) => {
       w.proc.kill('SIGTERM');
       // The worker gives the claim up at its statement deadline, closes the connection and exits; the lock is still held.
       expect(await w.exited).toBe(0);
       await waitFor(async () => (await sql.query(workerBackend)).rowCount === 0, {
         message: "the server to end the abandoned claim's backend",
       });
-      await locker.query('COMMIT');
-    } finally {
-      await locker.query('ROLLBACK').catch(() => undefined);
-      locker.release();
-    }
+    });
     const after = await rows(ids);
     expect(after.map((r) => [r.status, r.attempts, r.errors])).toEqual(ids.map(() => [JobStatus.PENDING, 0, []]));
     await sql.query(`UPDATE ${table()} SET status = 'CANCELLED' WHERE id = ANY($1::uuid[])`, [ids]);
