@@ -71,6 +71,17 @@ describe('shutdown', () => {
     }
   };
 
+  /** An app in this process running the recording handler, with a 5 s grace period; the caller ends `recorder`. */
+  const startRecordingApp = async () => {
+    const recorder = new Pool({ connectionString: url, max: 1 });
+    const t = await createTestApp({
+      schema: schema.schema,
+      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
+      engine: { shutdownGraceMs: 5_000 },
+    });
+    return { t, recorder };
+  };
+
   beforeAll(async () => {
     schema = await createTestSchema('shutdown');
     sql = new Pool({ connectionString: url, max: 2 });
@@ -202,12 +213,7 @@ describe('shutdown', () => {
   });
 
   it('reports not-ready while draining', async () => {
-    const recorder = new Pool({ connectionString: url, max: 1 });
-    const t = await createTestApp({
-      schema: schema.schema,
-      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
-      engine: { shutdownGraceMs: 5_000 },
-    });
+    const { t, recorder } = await startRecordingApp();
     const server = t.app.getHttpServer();
     // Ready once the poller's first claim has returned (it starts with the app, unawaited).
     await waitFor(async () => (await request(server).get('/health/ready')).status === 200, { message: 'the app to report ready' });
@@ -222,12 +228,7 @@ describe('shutdown', () => {
   });
 
   it('app.close() called again while the first is stopping waits for it, so the running job is still written', async () => {
-    const recorder = new Pool({ connectionString: url, max: 1 });
-    const t = await createTestApp({
-      schema: schema.schema,
-      providers: [{ provide: RECORDER_POOL, useValue: { pool: recorder, schema: schema.schema } }, RecordingHandler],
-      engine: { shutdownGraceMs: 5_000 },
-    });
+    const { t, recorder } = await startRecordingApp();
     const server = t.app.getHttpServer();
     const job = await t.jobs.enqueue('TEST_RECORD', { sleepMs: 800 });
     await waitFor(async () => (await t.jobs.get(job.id)).status === JobStatus.RUNNING);
