@@ -49,4 +49,11 @@ describe('serverSentEvents', () => {
     ];
     for (let at = 1; at < text.length; at++) expect(await read([text.slice(0, at), text.slice(at)])).toEqual(expected);
   });
+
+  it('reads a CRLF whose LF comes alone, then a blank line, as the end of the event', async () => {
+    expect(await read(['data: x\r', '\n', '\ndata: y\n\n'])).toEqual([
+      { event: 'message', data: 'x', id: undefined },
+      { event: 'message', data: 'y', id: undefined },
+    ]);
+  });
 });

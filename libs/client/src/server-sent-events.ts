@@ -21,7 +21,10 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>): Async
       let text = decoder.decode(value, { stream: true });
       // A CR that ended the last chunk ended its line at once (a stream may end lines with CR alone); when it was
       // the first half of a CRLF, the LF that starts this chunk belongs to that line end, not to an empty line.
-      if (lfEndsLine && text.startsWith('\n')) text = text.slice(1);
+      if (lfEndsLine && text.startsWith('\n')) {
+        text = text.slice(1);
+        lfEndsLine = false;
+      }
       if (text !== '') lfEndsLine = text.endsWith('\r');
       buffer += text.replace(/\r\n?/g, '\n');
       let end: number;

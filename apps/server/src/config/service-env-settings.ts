@@ -89,7 +89,7 @@ export const SERVICE_ENV_SETTINGS: readonly EnvSetting[] = [
     kind: 'int',
     target: 'rateLimitMax',
     scope: 'app',
-    embedded: '`ConveyorHttpModule.forRoot({ rateLimit: { max } })`',
+    embedded: '`ConveyorHttpModule.forRoot({ rateLimit: { max } })` (`rateLimit: false`: no limit)',
     default: '6000',
     description: 'Requests per key (or IP) per window before 429 (0 = no limit, at most 1000000000); health is never limited',
   },

@@ -34,11 +34,16 @@ export class LeaseSweeper {
    */
   async sweep(term: LeaderTerm, firstBatch?: RescuedRow[]): Promise<number> {
     let total = 0;
-    const dead: Array<{ queue: string; type: string }> = [];
     let rows = firstBatch ?? (await this.rescueBatch(term));
     for (;;) {
       total += rows.length;
-      for (const r of rows) if (r.status === JobStatus.DEAD) dead.push({ queue: r.queue, type: r.type });
+      // Each batch is counted as it commits: a later one that fails must not take the count of this one with it.
+      if (rows.length > 0)
+        this.events.emit(
+          'rescued',
+          rows.length,
+          rows.filter((r) => r.status === JobStatus.DEAD),
+        );
       this.live.announce(rows.map((r) => ({ id: r.id, status: r.status })));
       for (const r of rows) {
         const job = { id: r.id, type: r.type, attempts: r.attempts };
@@ -50,7 +55,6 @@ export class LeaseSweeper {
     }
     if (total > 0) {
       await run(this.db.pool, jobsNotifyReady(this.db.channel));
-      this.events.emit('rescued', total, dead);
       this.logger.log(new LogRecord('Rescued jobs whose lease expired', { count: total, sweptBy: this.options.workerId }));
     }
     return total;

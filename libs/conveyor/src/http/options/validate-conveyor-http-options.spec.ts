@@ -12,6 +12,10 @@ describe('validateConveyorHttpOptions', () => {
     );
   });
 
+  it('refuses apiKeys: null instead of running the API without authentication', () => {
+    expect(() => validateConveyorHttpOptions(fromFactory({ apiKeys: null }))).toThrow(/"apiKeys"/);
+  });
+
   it('refuses a misspelt field of rateLimit or live instead of taking its default', () => {
     expect(() => validateConveyorHttpOptions(fromFactory({ rateLimit: { window: 1000, max: 10 } }))).toThrow(
       new ConveyorConfigError('rateLimit.window', 'is not an option of ConveyorHttpModule (known: windowMs, max, maxTracked)'),

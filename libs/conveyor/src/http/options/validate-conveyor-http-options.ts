@@ -44,7 +44,7 @@ function readObject(field: string, value: unknown, names: string[], example: str
  */
 export function validateConveyorHttpOptions(options: ConveyorHttpOptions = {}): ConveyorHttpSettings {
   const input = readObject('', options, OPTION_NAMES, '{ apiKeys, rateLimit, live }') as ConveyorHttpOptions;
-  const apiKeys = input.apiKeys ?? [];
+  const apiKeys = input.apiKeys === undefined ? [] : input.apiKeys;
   if (!Array.isArray(apiKeys)) throw new ConveyorConfigError('apiKeys', 'must be a list of { role, key }');
   apiKeys.forEach((entry, i) => {
     if (!API_ROLES.includes(entry?.role as ApiRole)) {

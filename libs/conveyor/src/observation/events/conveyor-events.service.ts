@@ -30,8 +30,8 @@ export interface ConveyorEventMap {
   /** An outcome or heartbeat was refused because the claim had been lost. */
   stale: [jobId: string, worker: string];
   /**
-   * The sweeper rescued `count` jobs whose lease expired; `dead` are those of them that had used their last attempt
-   * and are now DEAD (no worker wrote their outcome, so no `finished` fired for them).
+   * The sweeper rescued `count` jobs whose lease expired (one event per statement); `dead` are those of them that had
+   * used their last attempt and are now DEAD (no worker wrote their outcome, so no `finished` fired for them).
    */
   rescued: [count: number, dead: ReadonlyArray<Pick<Job, 'queue' | 'type'>>];
 }

@@ -10,11 +10,27 @@
  * - `client_connection_check_interval` at CLIENT_CHECK_MS: a statement the engine gave up (its deadline passed, the
  *   process stopped) and whose connection it closed is otherwise not stopped by the server until it ends by itself. A
  *   claim waiting on a lock would then commit later, leaving its jobs RUNNING under a claim nobody holds, each losing
- *   an attempt when its lease expires; checked, the backend finds its client gone and rolls the claim back.
- * Both settings are session-local; a server before PostgreSQL 14 has neither, and the statement then changes nothing.
- * Pooled connections keep the server's settings: the pool replaces one the server ended.
+ *   an attempt when its lease expires; checked, the backend finds its client gone and rolls the claim back. The
+ *   backend learns of it from the connection's close, which a partition withholds; and a server that cannot watch its
+ *   sockets for a close (Windows; PostgreSQL 14 outside Linux) refuses the setting, which is then left off.
+ * A server before PostgreSQL 14 has neither setting, and the statement then changes nothing. Pooled connections and a
+ * pooler's keep the server's settings.
  */
 export const CLIENT_CHECK_MS = 1000;
-export const HELD_SESSION_SQL = `SELECT set_config(s.name, s.setting, false)
-FROM (VALUES ('idle_session_timeout', '0'), ('client_connection_check_interval', '${CLIENT_CHECK_MS}')) AS s(name, setting)
-WHERE s.name IN (SELECT name FROM pg_settings)`;
+
+/** The statement, with the check interval in ms as a parameter of its own for tests (a value the server refuses). */
+export function heldSessionSql(clientCheckMs: number = CLIENT_CHECK_MS): string {
+  return `DO $held$
+BEGIN
+  PERFORM set_config('idle_session_timeout', '0', false) FROM pg_settings WHERE name = 'idle_session_timeout';
+  BEGIN
+    PERFORM set_config('client_connection_check_interval', '${clientCheckMs}', false)
+    FROM pg_settings WHERE name = 'client_connection_check_interval';
+  EXCEPTION WHEN invalid_parameter_value THEN
+    NULL;
+  END;
+END
+$held$`;
+}
+
+export const HELD_SESSION_SQL = heldSessionSql();
