@@ -1,4 +1,4 @@
-import { definedFields } from '../../config/option-rules';
+import { definedFields, integer } from '../../config/option-rules';
 import { ConveyorConfigError } from '../../errors/conveyor-config.error';
 import { API_ROLES, ApiRole } from './api-role';
 import { conveyorHttpDefaults } from './conveyor-http-defaults';
@@ -6,12 +6,6 @@ import { ConveyorHttpOptions, ConveyorHttpSettings, LiveStreamOptions, RateLimit
 
 /** What a key may look like: visible ASCII without spaces, so it fits an `Authorization: Bearer` header. */
 const KEY_PATTERN = /^[\x21-\x7e]+$/;
-
-function integer(field: string, value: unknown, min: number, max: number): void {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new ConveyorConfigError(field, `must be an integer between ${min} and ${max}`);
-  }
-}
 
 /** Every option's name, and every field of the nested ones; the compiler checks each list against its interface. */
 const OPTION_NAMES = Object.keys({ apiKeys: true, rateLimit: true, live: true } satisfies Record<keyof ConveyorHttpOptions, true>);
