@@ -3,7 +3,7 @@ import { integer } from './config/option-rules';
 import { WorkerOrchestrator } from './worker-orchestrator.service';
 
 /** The longest drain: an hour, as SHUTDOWN_DRAIN_MS; past 2^31 - 1 ms a Node timer would end it after 1 ms. */
-const MAX_DRAIN_MS = 3_600_000;
+export const MAX_DRAIN_MS = 3_600_000;
 
 /** How the termination sequence runs. */
 export interface ShutdownSignalOptions {

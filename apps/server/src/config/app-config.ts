@@ -8,8 +8,9 @@ import {
   LOG_FORMATS,
   LOG_LEVELS,
   LogFormat,
+  MAX_DRAIN_MS,
 } from '@conveyor/core';
-import { API_ROLES, ApiKeyOption, ApiRole } from '@conveyor/core/http';
+import { API_ROLES, ApiKeyOption, ApiRole, MAX_RATE_LIMIT_MAX, MAX_RATE_LIMIT_WINDOW_MS } from '@conveyor/core/http';
 import { databaseUrlCredentialsProblem } from './database-url-credentials';
 import { ENV_SETTINGS, EnvSetting } from './env-settings';
 
@@ -189,12 +190,12 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new EnvConfigError('DB_POOL_TIMEOUT_MS', 'must be between 1 and 600000');
   if (settings.bodyLimitBytes < 1024) throw new EnvConfigError('BODY_LIMIT_BYTES', 'must be at least 1024');
   // The HTTP module's own bounds (validateConveyorHttpOptions), checked here so the refusal names the variable.
-  if (settings.rateLimitWindowMs < 1 || settings.rateLimitWindowMs > 86_400_000)
-    throw new EnvConfigError('RATE_LIMIT_WINDOW_MS', 'must be between 1 and 86400000');
-  if (settings.shutdownDrainMs < 0 || settings.shutdownDrainMs > 3_600_000)
-    throw new EnvConfigError('SHUTDOWN_DRAIN_MS', 'must be between 0 and 3600000');
-  if (settings.rateLimitMax < 0 || settings.rateLimitMax > 1_000_000_000)
-    throw new EnvConfigError('RATE_LIMIT_MAX', 'must be between 0 (no limit) and 1000000000');
+  if (settings.rateLimitWindowMs < 1 || settings.rateLimitWindowMs > MAX_RATE_LIMIT_WINDOW_MS)
+    throw new EnvConfigError('RATE_LIMIT_WINDOW_MS', `must be between 1 and ${MAX_RATE_LIMIT_WINDOW_MS}`);
+  if (settings.shutdownDrainMs < 0 || settings.shutdownDrainMs > MAX_DRAIN_MS)
+    throw new EnvConfigError('SHUTDOWN_DRAIN_MS', `must be between 0 and ${MAX_DRAIN_MS}`);
+  if (settings.rateLimitMax < 0 || settings.rateLimitMax > MAX_RATE_LIMIT_MAX)
+    throw new EnvConfigError('RATE_LIMIT_MAX', `must be between 0 (no limit) and ${MAX_RATE_LIMIT_MAX}`);
   // A Node timer waits at most 2^31 - 1 ms and fires after 1 ms when given more: every request would time out at once.
   if (settings.webhookTimeoutMs < 1 || settings.webhookTimeoutMs > 3_600_000)
     throw new EnvConfigError('WEBHOOK_TIMEOUT_MS', 'must be between 1 and 3600000');

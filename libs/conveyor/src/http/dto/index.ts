@@ -20,6 +20,5 @@ export * from './queue.dto';
 export * from './report-progress.dto';
 export * from './retry-jobs.dto';
 export * from './schedule.dto';
-export * from './storable-text.decorator';
 export * from './submit-job.dto';
 export * from './throughput-query.dto';

@@ -4,6 +4,10 @@ import { API_ROLES, ApiRole } from './api-role';
 import { conveyorHttpDefaults } from './conveyor-http-defaults';
 import { ConveyorHttpOptions, ConveyorHttpSettings, LiveStreamOptions, RateLimitOptions } from './conveyor-http-options.interface';
 
+/** The longest rate-limit window (a day) and the largest number of requests per window. */
+export const MAX_RATE_LIMIT_WINDOW_MS = 86_400_000;
+export const MAX_RATE_LIMIT_MAX = 1_000_000_000;
+
 /** What a key may look like: visible ASCII without spaces, so it fits an `Authorization: Bearer` header. */
 const KEY_PATTERN = /^[\x21-\x7e]+$/;
 
@@ -58,8 +62,8 @@ export function validateConveyorHttpOptions(options: ConveyorHttpOptions = {}): 
     ...conveyorHttpDefaults().rateLimit,
     ...readObject('rateLimit', input.rateLimit, RATE_LIMIT_NAMES, '{ windowMs: 60000, max: 6000 }, or false'),
   };
-  integer('rateLimit.windowMs', rateLimit.windowMs, 1, 86_400_000);
-  integer('rateLimit.max', rateLimit.max, 1, 1_000_000_000);
+  integer('rateLimit.windowMs', rateLimit.windowMs, 1, MAX_RATE_LIMIT_WINDOW_MS);
+  integer('rateLimit.max', rateLimit.max, 1, MAX_RATE_LIMIT_MAX);
   integer('rateLimit.maxTracked', rateLimit.maxTracked, 1, 10_000_000);
   return { apiKeys, rateLimit, live };
 }
