@@ -119,6 +119,15 @@ describe('loadAppConfig: numeric bounds', () => {
     expect(loadAppConfig({ WEBHOOK_TIMEOUT_MS: '3600000' }).app.webhookTimeoutMs).toBe(3_600_000);
   });
 
+  it('refuses a body limit past what one string can hold (a larger body would end the process), naming the variable', () => {
+    for (const value of ['1023', '268435457', '1000000000']) {
+      expect(() => loadAppConfig({ BODY_LIMIT_BYTES: value })).toThrow(
+        'Invalid environment variable BODY_LIMIT_BYTES: must be between 1024 and 268435456',
+      );
+    }
+    expect(loadAppConfig({ BODY_LIMIT_BYTES: '268435456' }).app.bodyLimitBytes).toBe(268_435_456);
+  });
+
   it('refuses a rate limit past what the HTTP module takes, naming the variable rather than the module option', () => {
     expect(() => loadAppConfig({ RATE_LIMIT_WINDOW_MS: '86400001' })).toThrow(
       'Invalid environment variable RATE_LIMIT_WINDOW_MS: must be between 1 and 86400000',

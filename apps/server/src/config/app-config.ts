@@ -10,7 +10,15 @@ import {
   LogFormat,
   MAX_DRAIN_MS,
 } from '@conveyor/core';
-import { API_ROLES, ApiKeyOption, ApiRole, MAX_RATE_LIMIT_MAX, MAX_RATE_LIMIT_WINDOW_MS } from '@conveyor/core/http';
+import {
+  API_ROLES,
+  ApiKeyOption,
+  ApiRole,
+  MAX_BODY_LIMIT_BYTES,
+  MAX_RATE_LIMIT_MAX,
+  MAX_RATE_LIMIT_WINDOW_MS,
+  MIN_BODY_LIMIT_BYTES,
+} from '@conveyor/core/http';
 import { databaseUrlCredentialsProblem } from './database-url-credentials';
 import { ENV_SETTINGS, EnvSetting } from './env-settings';
 
@@ -188,8 +196,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // 0 would be pg's "wait for ever": a request must get its 503 instead of hanging on a full pool.
   if (settings.poolTimeoutMs < 1 || settings.poolTimeoutMs > 600_000)
     throw new EnvConfigError('DB_POOL_TIMEOUT_MS', 'must be between 1 and 600000');
-  if (settings.bodyLimitBytes < 1024) throw new EnvConfigError('BODY_LIMIT_BYTES', 'must be at least 1024');
-  // The HTTP module's own bounds (validateConveyorHttpOptions), checked here so the refusal names the variable.
+  // The HTTP module's own bounds (configureHttp, validateConveyorHttpOptions), checked here so the refusal names the variable.
+  if (settings.bodyLimitBytes < MIN_BODY_LIMIT_BYTES || settings.bodyLimitBytes > MAX_BODY_LIMIT_BYTES)
+    throw new EnvConfigError('BODY_LIMIT_BYTES', `must be between ${MIN_BODY_LIMIT_BYTES} and ${MAX_BODY_LIMIT_BYTES}`);
   if (settings.rateLimitWindowMs < 1 || settings.rateLimitWindowMs > MAX_RATE_LIMIT_WINDOW_MS)
     throw new EnvConfigError('RATE_LIMIT_WINDOW_MS', `must be between 1 and ${MAX_RATE_LIMIT_WINDOW_MS}`);
   if (settings.shutdownDrainMs < 0 || settings.shutdownDrainMs > MAX_DRAIN_MS)

@@ -63,7 +63,7 @@ export const SERVICE_ENV_SETTINGS: readonly EnvSetting[] = [
     scope: 'app',
     embedded: '`configureHttp(app, { bodyLimitBytes })`',
     default: '1048576',
-    description: 'Largest request body (larger: 413)',
+    description: 'Largest request body (larger: 413), from 1024 to 268435456 (256 MiB)',
   },
   {
     env: 'API_KEYS',

@@ -1,5 +1,6 @@
 export * from './options/api-role';
 export * from './platform/configure-http';
+export * from './platform/http-settings';
 export * from './errors/conveyor-exception.filter';
 export * from './options/conveyor-http-defaults';
 export * from './options/conveyor-http-options.interface';

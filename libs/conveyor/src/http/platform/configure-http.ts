@@ -1,18 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { configureExpress } from './configure-express';
 import { configureFastify } from './configure-fastify';
+import { checkHttpSettings, HttpSettings } from './http-settings';
 import { setupApiDocs } from '../openapi/setup-api-docs';
-
-/** HTTP settings of the app that hosts the API. */
-export interface HttpSettings {
-  /** Largest accepted body, in bytes. */
-  bodyLimitBytes: number;
-  /**
-   * Serve the OpenAPI document (Swagger UI at /docs, JSON at /docs-json, under the global prefix and the
-   * module's `path`); default true.
-   */
-  apiDocs?: boolean;
-}
 
 /**
  * What Conveyor's routes need from the HTTP platform, on its routes only — the host app's routes keep their own
@@ -23,9 +13,10 @@ export interface HttpSettings {
  * What Node's HTTP parser refuses (headers over its limit, 431; a malformed request, 400) belongs to no route
  * and is answered in the API's shape for the whole server. Works alike on Express and Fastify
  * (`NestFactory.create(AppModule, new FastifyAdapter(), ...)`). Call it before `app.listen()` or `app.init()`,
- * after `app.setGlobalPrefix()`.
+ * after `app.setGlobalPrefix()`. Throws ConveyorConfigError for a bad setting.
  */
 export function configureHttp(app: INestApplication, settings: HttpSettings): void {
+  checkHttpSettings(settings);
   const platform = app.getHttpAdapter().getType();
   if (platform === 'fastify') configureFastify(app, settings.bodyLimitBytes);
   else configureExpress(app, settings.bodyLimitBytes);
