@@ -1,4 +1,5 @@
-import { loadAppConfig } from './app-config';
+import { validateConveyorOptions } from '@conveyor/core';
+import { envNameFor, loadAppConfig } from './app-config';
 
 describe('loadAppConfig: API keys and rate limit', () => {
   const SECRET = 's3cr3t-key-that-must-not-leak';
@@ -66,9 +67,24 @@ describe('loadAppConfig: API keys and rate limit', () => {
     expect(loadAppConfig({ DB_POOL_TIMEOUT_MS: '500' }).app.poolTimeoutMs).toBe(500);
   });
 
-  it('reads QUEUE_CONCURRENCY as name:number pairs, refusing a pair with more parts or a name given twice', () => {
-    expect(loadAppConfig({ QUEUE_CONCURRENCY: 'emails:5, pdf:2' }).engine).toMatchObject({ queueConcurrency: { emails: 5, pdf: 2 } });
-    expect(() => loadAppConfig({ QUEUE_CONCURRENCY: 'emails:5:9' })).toThrow(/QUEUE_CONCURRENCY.*"emails:5:9"/);
+  it('reads QUEUE_CONCURRENCY as name:number pairs, the number after the last colon, refusing a name given twice', () => {
+    expect(loadAppConfig({ QUEUE_CONCURRENCY: 'emails:5, pdf : 2' }).engine).toMatchObject({ queueConcurrency: { emails: 5, pdf: 2 } });
+    // Queue names may hold colons: this one could not be capped before.
+    expect(loadAppConfig({ QUEUE_CONCURRENCY: 'tenant-1:emails:3' }).engine).toMatchObject({ queueConcurrency: { 'tenant-1:emails': 3 } });
+    for (const pair of ['emails:5x', 'emails', ':5', 'emails:'])
+      expect(() => loadAppConfig({ QUEUE_CONCURRENCY: pair })).toThrow(
+        `Invalid environment variable QUEUE_CONCURRENCY: expected name:number pairs, got "${pair}"`,
+      );
+    // A name no queue can have is the engine's refusal, named as the variable.
+    const config = loadAppConfig({ QUEUE_CONCURRENCY: 'e/mails:5' });
+    expect(() => validateConveyorOptions(config.engine)).toThrow(/"queueConcurrency\.e\/mails": is not a queue name/);
+    expect(() => {
+      try {
+        validateConveyorOptions(config.engine);
+      } catch (err) {
+        throw envNameFor(err);
+      }
+    }).toThrow(/^Invalid environment variable QUEUE_CONCURRENCY: .*is not a queue name/);
     expect(() => loadAppConfig({ QUEUE_CONCURRENCY: 'emails:5,pdf:2,emails:1' })).toThrow(
       'Invalid environment variable QUEUE_CONCURRENCY: "emails" is given more than once',
     );

@@ -118,8 +118,11 @@ function parse(setting: EnvSetting, raw: string): unknown {
         .map((s) => s.trim())
         .filter(Boolean)
         .map((pair) => {
-          const [k, v, ...rest] = pair.split(':');
-          if (!k || !v || !/^\d+$/.test(v) || rest.length > 0) fail(`expected name:number pairs, got "${pair}"`);
+          // Queue names may hold colons themselves (`tenant-1:emails:5`): the number follows the last one.
+          const at = pair.lastIndexOf(':');
+          const k = pair.slice(0, Math.max(at, 0)).trim();
+          const v = pair.slice(at + 1).trim();
+          if (at < 0 || !k || !/^\d+$/.test(v)) fail(`expected name:number pairs, got "${pair}"`);
           return [k, Number(v)] as const;
         });
       // A name given twice would keep only its last number, without a word.

@@ -43,7 +43,7 @@ export const ENGINE_ENV_SETTINGS: readonly EnvSetting[] = [
     target: 'queueConcurrency',
     scope: 'engine',
     default: '(none)',
-    description: 'Per-queue caps, e.g. emails:5,webhooks:2',
+    description: 'Per-queue caps, e.g. emails:5,webhooks:2 (the number follows the last colon, as queue names may hold colons)',
   },
   {
     env: 'CLAIM_BATCH_SIZE',

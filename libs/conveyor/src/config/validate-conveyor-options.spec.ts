@@ -41,4 +41,18 @@ describe('validateConveyorOptions', () => {
     );
     expect(validateConveyorOptions({ retentionCompletedMs: 3_153_600_000_000 }).retentionCompletedMs).toBe(3_153_600_000_000);
   });
+
+  it('refuses a queue cap on a name no queue can have, which no job would ever meet', () => {
+    expect(() => validateConveyorOptions({ queueConcurrency: { 'emails ': 5 } })).toThrow(
+      new ConveyorConfigError('queueConcurrency.emails ', 'is not a queue name: a queue name must be 1-200 of letters, digits, _ . : -'),
+    );
+    expect(() => validateConveyorOptions({ queueConcurrency: { 'e/mails': 5 } })).toThrow(/"queueConcurrency\.e\/mails"/);
+    expect(validateConveyorOptions({ queueConcurrency: { 'tenant-1:emails': 5 } }).queueConcurrency).toEqual({ 'tenant-1:emails': 5 });
+  });
+
+  it.each([null, [5], 'emails:5'])('refuses queue caps that are no object: %j', (queueConcurrency) => {
+    expect(() => validateConveyorOptions({ queueConcurrency } as unknown as ConveyorOptionsInput)).toThrow(
+      new ConveyorConfigError('queueConcurrency', 'must be an object of caps per queue, such as { emails: 5 }'),
+    );
+  });
 });

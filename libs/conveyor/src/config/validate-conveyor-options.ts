@@ -2,6 +2,7 @@ import { validateCronSchedule } from './validate-cron-schedule';
 import { ConveyorConfigError } from '../errors/conveyor-config.error';
 import { CronScheduleError } from '../errors/cron-schedule.error';
 import { CLAIM_STRATEGY_NAMES } from './claim-strategy-name';
+import { isWellFormedName, NAME_RULE } from './name-rule';
 import { conveyorDefaults } from './conveyor-defaults';
 import { POOLER_MODES } from './pooler-mode';
 import { ConveyorOptions } from './conveyor-options.interface';
@@ -99,7 +100,15 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
     throw new ConveyorConfigError('listenUrl', 'must be a postgres:// or postgresql:// connection URL');
   }
   checkConcurrency('concurrency', o.concurrency);
-  for (const [queue, limit] of Object.entries(o.queueConcurrency)) checkConcurrency(`queueConcurrency.${queue}`, limit);
+  if (o.queueConcurrency === null || typeof o.queueConcurrency !== 'object' || Array.isArray(o.queueConcurrency)) {
+    throw new ConveyorConfigError('queueConcurrency', 'must be an object of caps per queue, such as { emails: 5 }');
+  }
+  for (const [queue, limit] of Object.entries(o.queueConcurrency)) {
+    // A cap on a name no job's queue can have would be ignored without a word.
+    if (!isWellFormedName(queue))
+      throw new ConveyorConfigError(`queueConcurrency.${queue}`, `is not a queue name: a queue name ${NAME_RULE}`);
+    checkConcurrency(`queueConcurrency.${queue}`, limit);
+  }
   integer('claimBatchSize', o.claimBatchSize, 1, 10_000);
   if (o.prefetch !== 'auto') integer('prefetch', o.prefetch, 0, 10_000);
   integer('pollIntervalMs', o.pollIntervalMs, 10, 3_600_000);

@@ -1,7 +1,7 @@
 import { CronScheduleError } from '../errors/cron-schedule.error';
 import { CronExpression, MAX_CATCH_UP } from './cron-expression';
+import { isWellFormedName, NAME_RULE } from './name-rule';
 
-const NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
 const KNOWN_FIELDS = ['name', 'type', 'cron', 'timezone', 'payload', 'catchUp'];
 
 /**
@@ -17,8 +17,8 @@ export function validateCronSchedule(input: unknown, field: string, withType: bo
   const known = withType ? KNOWN_FIELDS : KNOWN_FIELDS.filter((k) => k !== 'type');
   const unknown = Object.keys(s).find((k) => !known.includes(k));
   if (unknown) throw new CronScheduleError(`${field}.${unknown}`, `is not a known field (known: ${known.join(', ')})`);
-  if ((withType || s.name !== undefined) && (typeof s.name !== 'string' || !NAME.test(s.name))) {
-    throw new CronScheduleError(`${field}.name`, 'must be 1-200 letters, digits or _ . : -');
+  if ((withType || s.name !== undefined) && !isWellFormedName(s.name)) {
+    throw new CronScheduleError(`${field}.name`, NAME_RULE);
   }
   if (withType && (typeof s.type !== 'string' || s.type.length === 0 || s.type.length > 200)) {
     throw new CronScheduleError(`${field}.type`, 'must be a job type (1-200 characters)');

@@ -1,3 +1,5 @@
+import { isWellFormedName } from '../config/name-rule';
+
 /**
  * A shortcut past class-validator for the common submission: every envelope field absent or plainly
  * valid by the same rules as SubmitJobEnvelope, in the narrowest form (printable ASCII strings, integers in
@@ -11,7 +13,7 @@ export function isPlainlyValidEnvelope(raw: Record<string, unknown>): boolean {
     ASCII_1_200.test(raw.type) &&
     raw.payload !== undefined &&
     raw.payload !== null &&
-    (raw.queue === undefined || (typeof raw.queue === 'string' && QUEUE.test(raw.queue))) &&
+    (raw.queue === undefined || isWellFormedName(raw.queue)) &&
     intOrAbsent(raw.priority, -1_000_000, 1_000_000) &&
     raw.runAt === undefined &&
     intOrAbsent(raw.delayMs, 0, 366 * 86_400_000) &&
@@ -24,7 +26,6 @@ export function isPlainlyValidEnvelope(raw: Record<string, unknown>): boolean {
 /** Printable ASCII only: class-validator's length (which counts some code points specially) equals `.length`. */
 const ASCII_1_200 = /^[\x20-\x7E]{1,200}$/;
 const ASCII_1_255 = /^[\x20-\x7E]{1,255}$/;
-const QUEUE = /^[A-Za-z0-9_.:-]{1,200}$/;
 
 function intOrAbsent(value: unknown, min: number, max: number): boolean {
   return value === undefined || (Number.isInteger(value) && (value as number) >= min && (value as number) <= max);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isWellFormedName, NAME_RULE } from '../config/name-rule';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { JobValidationError } from '../errors/job-request.errors';
 import { jobsNotifyReady, jobThroughputByMinute, queueSetPaused, queueStats, run } from '../storage/statements';
@@ -17,7 +18,6 @@ export interface QueueSummary {
   oldestReadyAgeSeconds: number | null;
 }
 
-const QUEUE_NAME = /^[A-Za-z0-9_.:-]{1,200}$/;
 const MINUTE_MS = 60_000;
 
 /**
@@ -109,8 +109,8 @@ export class QueuesService {
 
   /** Pauses (true) or resumes (false) a queue on every instance. */
   async setPaused(queue: string, paused: boolean): Promise<{ name: string; paused: boolean }> {
-    if (!QUEUE_NAME.test(queue)) {
-      throw new JobValidationError('Invalid queue', [{ field: 'queue', problems: ['must be 1-200 of letters, digits, _ . : -'] }]);
+    if (!isWellFormedName(queue)) {
+      throw new JobValidationError('Invalid queue', [{ field: 'queue', problems: [NAME_RULE] }]);
     }
     const { rows } = await run<{ name: string; paused: boolean }>(this.db.pool, queueSetPaused(this.db.tables, queue, paused));
     // The caller's next look at the queues shows what it just did, even if the wake-up below fails.

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { NAME_CHARACTERS, NAME_MAX_LENGTH } from '../../config/name-rule';
 import { SubmitJobEnvelope } from '../../submission/envelope/submit-job-envelope';
 import { anyJsonSchema } from './any-json.schema';
 
@@ -18,7 +19,11 @@ export class SubmitJobDto implements Required<SubmitJobEnvelope> {
   })
   payload: unknown;
 
-  @ApiPropertyOptional({ description: "Defaults to the handler's queue, else `default`.", pattern: '^[A-Za-z0-9_.:-]+$', maxLength: 200 })
+  @ApiPropertyOptional({
+    description: "Defaults to the handler's queue, else `default`.",
+    pattern: NAME_CHARACTERS.source,
+    maxLength: NAME_MAX_LENGTH,
+  })
   queue: string;
 
   @ApiPropertyOptional({ description: 'Lower runs first.', default: 0, minimum: -1_000_000, maximum: 1_000_000 })

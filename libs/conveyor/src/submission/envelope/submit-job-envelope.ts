@@ -1,4 +1,5 @@
 import { IsDefined, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { NAME_CHARACTERS, NAME_MAX_LENGTH } from '../../config/name-rule';
 
 /**
  * The rules of a submission's envelope, for class-validator: the engine's own, because JobRequestValidator
@@ -16,8 +17,8 @@ export class SubmitJobEnvelope {
 
   @IsOptional()
   @IsString()
-  @Length(1, 200)
-  @Matches(/^[A-Za-z0-9_.:-]+$/, { message: 'queue may contain only letters, digits, _ . : -' })
+  @Length(1, NAME_MAX_LENGTH)
+  @Matches(NAME_CHARACTERS, { message: 'queue may contain only letters, digits, _ . : -' })
   queue?: string;
 
   @IsOptional()
