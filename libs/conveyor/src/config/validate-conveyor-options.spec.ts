@@ -55,4 +55,16 @@ describe('validateConveyorOptions', () => {
       new ConveyorConfigError('queueConcurrency', 'must be an object of caps per queue, such as { emails: 5 }'),
     );
   });
+
+  it.each(['', '   ', 'x'.repeat(201)])('refuses a worker id that names no worker: %j', (workerId) => {
+    expect(() => validateConveyorOptions({ workerId })).toThrow(
+      new ConveyorConfigError('workerId', 'must be a string of at most 200 characters, not only spaces'),
+    );
+  });
+
+  it.each(['w\u00001', 'w\ud800'])('refuses a worker id PostgreSQL cannot store as sent: %j', (workerId) => {
+    expect(() => validateConveyorOptions({ workerId })).toThrow(
+      new ConveyorConfigError('workerId', 'must not contain a NUL character or an unpaired UTF-16 surrogate'),
+    );
+  });
 });

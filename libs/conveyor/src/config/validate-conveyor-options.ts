@@ -1,5 +1,6 @@
 import { validateCronSchedule } from './validate-cron-schedule';
 import { ConveyorConfigError } from '../errors/conveyor-config.error';
+import { hasLoneSurrogate } from '../job/json-safety';
 import { CronScheduleError } from '../errors/cron-schedule.error';
 import { CLAIM_STRATEGY_NAMES } from './claim-strategy-name';
 import { isWellFormedName, NAME_RULE } from './name-rule';
@@ -90,8 +91,12 @@ export function validateConveyorOptions(input: ConveyorOptionsInput = {}): Conve
   if (!CLAIM_STRATEGY_NAMES.includes(o.claimStrategy)) {
     throw new ConveyorConfigError('claimStrategy', `must be one of ${CLAIM_STRATEGY_NAMES.join(', ')}, got "${String(o.claimStrategy)}"`);
   }
-  if (typeof o.workerId !== 'string' || o.workerId.length === 0 || o.workerId.length > 200) {
-    throw new ConveyorConfigError('workerId', 'must be a non-empty string of at most 200 characters');
+  // The id is every claim's locked_by: text PostgreSQL cannot store as sent would fail or alter every claim.
+  if (typeof o.workerId !== 'string' || o.workerId.trim().length === 0 || o.workerId.length > 200) {
+    throw new ConveyorConfigError('workerId', 'must be a string of at most 200 characters, not only spaces');
+  }
+  if (o.workerId.includes('\u0000') || hasLoneSurrogate(o.workerId)) {
+    throw new ConveyorConfigError('workerId', 'must not contain a NUL character or an unpaired UTF-16 surrogate');
   }
   if (!POOLER_MODES.includes(o.pooler)) {
     throw new ConveyorConfigError('pooler', `must be one of ${POOLER_MODES.join(', ')}, got "${String(o.pooler)}"`);
