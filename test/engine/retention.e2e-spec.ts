@@ -1,4 +1,6 @@
 import { MaintenanceService } from '@conveyor/core/maintenance/maintenance.service';
+import { LiveWatchDetector } from '@conveyor/core/observation/live/live-watch-detector.service';
+import { openSse } from '../live/support/sse-client';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
@@ -71,5 +73,42 @@ describe('retention at its longest', () => {
       (await t.sql.query(`SELECT finished_at > now() - interval '2 years' AS recent FROM ${t.jobsTable}`)).rows as { recent: boolean }[];
     await waitFor(async () => (await remaining()).length === 1, { message: 'the century-old job to be deleted' });
     expect(await remaining()).toEqual([{ recent: true }]);
+  });
+});
+
+/** A job deleted by retention is announced as a purged one is, so that a stream following it ends. */
+describe('retention and live streams', () => {
+  let schema: TestSchema;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    schema = await createTestSchema('retention_live');
+    t = await createTestApp({
+      schema: schema.schema,
+      listen: true,
+      engine: { runWorkers: false, retentionCompletedMs: 60_000, maintenanceIntervalMs: 100 },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await schema?.drop();
+  });
+
+  it("sends DELETED for each job it deletes, and ends the job's own stream", async () => {
+    const { rows } = await t.sql.query(
+      `INSERT INTO ${t.jobsTable} (type, queue, status, finished_at) VALUES ('OLD', 'kept-long', 'COMPLETED', now() - interval '2 minutes') RETURNING id`,
+    );
+    const id = rows[0].id as string;
+    const own = await openSse(`${t.baseUrl}/jobs/${id}/events`);
+    const deletions = await openSse(`${t.baseUrl}/events?status=DELETED`);
+    await own.waitForJob((e) => e.id === id && e.status === 'COMPLETED', 'the current state');
+    await waitFor(() => t.app.get(LiveWatchDetector).watched, { message: 'the watch lease to be seen' });
+
+    await t.app.get(MaintenanceService).tick();
+    const deleted = await deletions.waitForJob((e) => e.id === id && e.status === 'DELETED', 'the deletion on GET /events');
+    expect(deleted).toMatchObject({ queue: 'kept-long', type: 'OLD' });
+    await own.waitForJob((e) => e.id === id && e.status === 'DELETED', "the deletion on the job's stream");
+    await waitFor(() => own.ended, { message: "the job's stream to end" });
+    deletions.close();
   });
 });

@@ -88,4 +88,26 @@ describe('Live events: the LISTEN connection lost while subscribers watch', () =
     });
     for (const s of streams) s.close();
   }, 60_000);
+
+  it("ends a job's stream whose job was deleted while it was away", async () => {
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const job = await app.jobs.enqueue('OUTAGE', {}, { queue: 'doomed', runAt: later });
+    const stream = await openSse(`${app.baseUrl}/jobs/${job.id}/events`);
+    const opened = Date.now();
+    await stream.waitForJob((e) => e.id === job.id && e.status === 'SCHEDULED', 'the current state');
+    await waitFor(listening, { message: 'the live LISTEN connection' });
+    // Past the catch-up of a new watch lease, which would otherwise be what finds the job gone.
+    await waitFor(() => Date.now() > opened + WATCH_VISIBLE_AFTER_MS + 1_000, { timeoutMs: WATCH_VISIBLE_AFTER_MS + 5_000 });
+
+    proxy.cut();
+    await waitFor(async () => !(await listening()), { message: 'the LISTEN connection to be gone' });
+    await app.jobs.cancel(job.id);
+    await app.jobs.purge(job.id);
+    expect(stream.ended).toBe(false);
+    proxy.restore();
+
+    // Once the connection is back, the catch-up finds the job gone and ends its stream (and, the last one, the connection).
+    await waitFor(() => stream.ended, { message: "the job's stream to end" });
+    expect(stream.jobs().map((e) => e.status)).not.toContain('DELETED');
+  });
 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
+import { LivePublisher } from '../observation/live/live-publisher.service';
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { jobDeleteCompleted } from '../storage/statements/job-delete-completed.sql';
 import { LeaderTerm } from '../storage/statements/leadership.sql';
@@ -15,13 +16,15 @@ const RETENTION_AT_MOST_EVERY_MS = 60_000;
 /**
  * Deletes COMPLETED jobs older than `retentionCompletedMs`, in small batches, so the hot table stays
  * small, every sixth maintenance tick (once a minute by default). DEAD jobs are never
- * deleted here: they wait for a retry or an operator. Leader only.
+ * deleted here: they wait for a retry or an operator. Leader only. Each deletion is announced as a live `DELETED`
+ * change, as an operator's purge is, so that a stream following the job ends.
  */
 @Injectable()
 export class RetentionCleaner {
   constructor(
     private readonly db: ConveyorDatabase,
     @Inject(CONVEYOR_OPTIONS) private readonly options: ConveyorOptions,
+    private readonly live: LivePublisher,
   ) {}
 
   private lastRun = 0;
@@ -34,9 +37,10 @@ export class RetentionCleaner {
     let total = 0;
     for (let i = 0; i < MAX_BATCHES_PER_TICK; i++) {
       const stmt = jobDeleteCompleted(this.db.tables, this.options.retentionCompletedMs, this.options.retentionBatchSize, term);
-      const { rowCount } = await run(this.db.pool, stmt);
-      total += rowCount;
-      if (rowCount < this.options.retentionBatchSize) return total;
+      const { rows } = await run<{ id: string; queue: string; type: string }>(this.db.pool, stmt);
+      this.live.announceDeleted(rows);
+      total += rows.length;
+      if (rows.length < this.options.retentionBatchSize) return total;
     }
     // More is waiting: carry on at the next maintenance tick instead of a minute later.
     this.lastRun = 0;

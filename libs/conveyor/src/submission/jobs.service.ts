@@ -8,7 +8,6 @@ import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/uniq
 import { isDeadlockDetected, runAgainOnDeadlock } from '../storage/connections/deadlock-detected';
 import { JobNotFoundError, JobStateConflictError, JobValidationError, UniqueKeyConflictError } from '../errors/job-request.errors';
 import { ConveyorEvents } from '../observation/events/conveyor-events.service';
-import { DELETED } from '../observation/live/live-event';
 import { LivePublisher } from '../observation/live/live-publisher.service';
 import {
   jobCancel,
@@ -300,7 +299,7 @@ export class JobsService {
   async purgeMany(ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
     const { rows } = await run<{ id: string; queue: string; type: string }>(this.db.pool, jobDeleteFinished(this.db.tables, ids));
-    this.live.announce(rows.map((r) => ({ id: r.id, status: DELETED, queue: r.queue, type: r.type })));
+    this.live.announceDeleted(rows);
     return rows.map((r) => r.id);
   }
 

@@ -182,6 +182,11 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
     }
   }
 
+  private async endIfGone(sub: Subscriber, id: string): Promise<void> {
+    const { rows } = await run(this.db.pool, jobLiveState(this.db.tables, id));
+    if (rows.length === 0) sub.stream.end();
+  }
+
   private async catchUp(sub: Subscriber, sinceUs: bigint): Promise<void> {
     if (!sub.stream.isOpen) return;
     try {
@@ -197,6 +202,8 @@ export class LiveFeed implements LiveListenerSink, OnModuleDestroy {
         if (!sub.stream.isOpen) return;
         this.send(sub, liveEventOf(itemOf(row)));
       }
+      // A job deleted while the LISTEN connection was down has no row to catch up from, and its DELETED went unheard.
+      if (sub.filter.id !== undefined && rows.length === 0) await this.endIfGone(sub, sub.filter.id);
     } catch (err) {
       this.logger.warn(`Live stream: catch-up failed: ${(err as Error).message}`);
     }

@@ -5,7 +5,7 @@ import { AnnouncedChange, liveChangesNotify } from '../../storage/statements/liv
 import { liveItemsNotify } from '../../storage/statements/live-items-notify.sql';
 import { run, Statement } from '../../storage/statements/statement';
 import { liveChunks } from './live-chunks';
-import { LiveItem } from './live-event';
+import { DELETED, LiveItem } from './live-event';
 import { LiveWatchDetector } from './live-watch-detector.service';
 
 /** Most changes one notify statement carries. */
@@ -51,6 +51,11 @@ export class LivePublisher {
   /** Announces changes that a committed write on the pool made; never waits, never throws. */
   announce(changes: AnnouncedChange[]): void {
     this.enqueue(changes);
+  }
+
+  /** Announces jobs a committed write on the pool deleted: their rows are gone, so each change carries queue and type. */
+  announceDeleted(jobs: readonly { id: string; queue: string; type: string }[]): void {
+    this.enqueue(jobs.map((job) => ({ id: job.id, status: DELETED, queue: job.queue, type: job.type })));
   }
 
   /** Announces the items of a committed write whose writer knows them in full (see the class); never waits, never throws. */
