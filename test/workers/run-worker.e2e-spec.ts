@@ -63,6 +63,7 @@ describe('runWorker', () => {
       later: await enqueue(queue, { kind: 'later' }),
       permanent: await enqueue(queue, { kind: 'permanent' }),
       failed: await enqueue(queue, { kind: 'failed' }),
+      longName: await enqueue(queue, { kind: 'longName' }),
     };
     const abort = new AbortController();
     const worker = start(
@@ -71,9 +72,10 @@ describe('runWorker', () => {
         if (job.payload.kind === 'later') throw new RetryLaterError(later, 'busy until later');
         if (job.payload.kind === 'permanent') throw new PermanentJobError('never');
         if (job.payload.kind === 'failed') throw new RangeError('out of range');
+        if (job.payload.kind === 'longName') throw Object.assign(new Error('odd class'), { name: 'N'.repeat(300) });
         return { ok: job.id };
       },
-      { client, concurrency: 4, workerId: 'loop-1', signal: abort.signal, idleBackoff: { minMs: 10, maxMs: 50 } },
+      { client, concurrency: 5, workerId: 'loop-1', signal: abort.signal, idleBackoff: { minMs: 10, maxMs: 50 } },
     );
 
     expect(await reach(ids.done, JobStatus.COMPLETED)).toMatchObject({ result: { ok: ids.done }, attempts: 1 });
@@ -88,6 +90,9 @@ describe('runWorker', () => {
       worker: 'loop-1',
       stack: expect.stringContaining('RangeError: out of range'),
     });
+    // An error name past the server's limit is cut to it, not refused: the attempt fails now, not at lease expiry.
+    const longName = await reach(ids.longName, JobStatus.RETRYING);
+    expect(longName).toMatchObject({ attempts: 1, last_error: `${'N'.repeat(200)}: odd class` });
 
     abort.abort();
     await worker.done;

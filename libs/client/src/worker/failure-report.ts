@@ -3,20 +3,31 @@ import { PermanentJobError } from './permanent-job.error';
 import { RetryLaterError } from './retry-later.error';
 
 const MAX_MESSAGE = 4_000;
+/** The server refuses a longer `errorName` (400), which would leave the job RUNNING until its lease ran out. */
+const MAX_NAME = 200;
 const MAX_STACK = 8_000;
 
-/** How a thrown error is reported: the control errors say what should happen, anything else is a failed attempt. */
+/**
+ * How a thrown error is reported: the control errors say what should happen, anything else is a failed attempt. Every
+ * field is text within the server's limits whatever was thrown: a report it refused would go unwritten.
+ */
 export function failureReport(err: unknown): FailureReport {
   if (err instanceof RetryLaterError) return { error: messageOf(err), retryAt: err.runAt };
   // Anything may be thrown, and `stack` may be set to anything: only text is sent.
-  const stack = err instanceof Error && typeof err.stack === 'string' && err.stack ? err.stack.slice(0, MAX_STACK) : undefined;
+  const stack = err instanceof Error ? textOf(err.stack).slice(0, MAX_STACK) || undefined : undefined;
   if (err instanceof PermanentJobError) return { error: messageOf(err), permanent: true, ...(stack ? { stack } : {}) };
-  if (err instanceof Error) return { error: messageOf(err), errorName: err.name || 'Error', ...(stack ? { stack } : {}) };
+  if (err instanceof Error)
+    return { error: messageOf(err), errorName: (textOf(err.name) || 'Error').slice(0, MAX_NAME), ...(stack ? { stack } : {}) };
   return { error: `Non-error thrown: ${describe(err)}`.slice(0, MAX_MESSAGE) };
 }
 
 function messageOf(err: Error): string {
-  return (err.message || err.name || 'Error').slice(0, MAX_MESSAGE);
+  return (textOf(err.message) || textOf(err.name) || 'Error').slice(0, MAX_MESSAGE);
+}
+
+/** `message`, `name` and `stack` may be set to anything: only text counts, anything else as none. */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 function describe(value: unknown): string {

@@ -378,6 +378,15 @@ describe('failureReport', () => {
     Object.defineProperty(error, 'stack', { value: { frames: [] } });
     expect(failureReport(error)).toEqual({ error: 'boom', errorName: 'Error' });
   });
+
+  it("keeps every field within the server's limits and text, whatever the error's name and message were set to", () => {
+    const longName = new Error('boom');
+    longName.name = 'N'.repeat(300);
+    expect(failureReport(longName).errorName).toBe('N'.repeat(200));
+    const odd = new Error('boom');
+    Object.assign(odd, { message: 42, name: { kind: 'odd' } });
+    expect(failureReport(odd)).toMatchObject({ error: 'Error', errorName: 'Error' });
+  });
 });
 
 describe('RetryLaterError', () => {
