@@ -114,11 +114,7 @@ export class JobRun {
       await this.settings.client.heartbeat(this.job.id, this.job.leaseToken, this.settings.leaseMs);
     } catch (err) {
       if (this.finished) return; // answered after the outcome: the job is no longer this run's concern
-      if (isClaimGone(err) || performance.now() >= this.leaseValidUntil) {
-        const reason = isCancelled(err) ? new JobCancelledError(this.job.id) : new LeaseLostError(this.job.id);
-        this.loseClaim(reason);
-        throw reason;
-      }
+      if (isClaimGone(err) || performance.now() >= this.leaseValidUntil) throw this.claimGone(err);
       this.settings.onError(err, this.job);
       throw err;
     }
@@ -138,12 +134,19 @@ export class JobRun {
     try {
       await this.settings.client.reportProgress(this.job.id, this.job.leaseToken, progress);
     } catch (err) {
-      if (isClaimGone(err)) {
-        this.loseClaim();
-        throw new LeaseLostError(this.job.id);
-      }
+      if (isClaimGone(err)) throw this.claimGone(err);
       throw err;
     }
+  }
+
+  /**
+   * Loses the claim for the server's refusal `err` (or a lease lapsed by this clock) and returns the reason, the same
+   * whichever request learnt it: JobCancelledError when an operator cancelled the job, LeaseLostError otherwise.
+   */
+  private claimGone(err: unknown): Error {
+    const reason = isCancelled(err) ? new JobCancelledError(this.job.id) : new LeaseLostError(this.job.id);
+    this.loseClaim(reason);
+    return reason;
   }
 
   /** Hands the unstarted or stopped job back, in the background; a claim already gone needs nothing. */

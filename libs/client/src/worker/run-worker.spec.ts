@@ -151,6 +151,36 @@ describe('runWorker without a server', () => {
     expect(reports(requests)).toEqual([]);
   });
 
+  it('aborts with JobCancelledError, and ctx.progress rejects with it, when a progress report answers 409 CANCELLED', async () => {
+    const requests: string[] = [];
+    let claims = 0;
+    const fetchImpl = (async (url: string | URL) => {
+      const path = new URL(String(url)).pathname;
+      requests.push(path);
+      if (path.endsWith('/claim')) return json(200, { jobs: claims++ === 0 ? [claimedJob('j5')] : [] });
+      return json(409, { statusCode: 409, error: 'Conflict', message: 'Job j5 was cancelled', jobStatus: 'CANCELLED' });
+    }) as typeof fetch;
+    let settle!: (outcome: { signal: unknown; progress: unknown }) => void;
+    const seen = new Promise<{ signal: unknown; progress: unknown }>((resolve) => (settle = resolve));
+    const worker = runWorker(
+      'q',
+      async (_job, ctx) => {
+        const progress = await ctx.progress({ percent: 10 }).catch((err: unknown) => err);
+        settle({ signal: ctx.signal.reason, progress });
+      },
+      {
+        client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+        idleBackoff: { minMs: 1000, maxMs: 1000 },
+        onError: () => undefined,
+      },
+    );
+    const { signal, progress } = await seen;
+    await worker.stop();
+    expect(signal).toBeInstanceOf(JobCancelledError);
+    expect(progress).toBeInstanceOf(JobCancelledError);
+    expect(reports(requests)).toEqual([]);
+  });
+
   it('hands the job back when a heartbeat gets through after the lease was counted lost', async () => {
     let signalled!: () => void;
     const lapsed = new Promise<void>((resolve) => (signalled = resolve));

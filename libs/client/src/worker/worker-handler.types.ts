@@ -4,17 +4,21 @@ import { ClaimedJob, ProgressReport } from '../worker-protocol.types';
 export interface WorkerContext {
   /**
    * Fires when the claim is lost (LeaseLostError), an operator cancels the job (JobCancelledError: the next heartbeat
-   * learns it) or the worker stops past its grace period (WorkerStoppedError).
+   * or progress report learns it) or the worker stops past its grace period (WorkerStoppedError).
    */
   signal: AbortSignal;
   /** This attempt (1 for the first run). */
   attempt: number;
   workerId: string;
-  /** Extends the lease now; throws LeaseLostError when the claim is gone. Leases are also extended on a timer. */
+  /**
+   * Extends the lease now; throws LeaseLostError when the claim is gone (JobCancelledError when an operator cancelled
+   * the job). Leases are also extended on a timer.
+   */
   heartbeat(): Promise<void>;
   /**
    * Reports how far the job has come (`percent` 0–100 and/or `data`, a small JSON object): stored on the job and
-   * sent to live subscribers. Throws LeaseLostError when the claim is gone.
+   * sent to live subscribers. Throws LeaseLostError when the claim is gone (JobCancelledError when an operator cancelled
+   * the job), with which `signal` fires too.
    */
   progress(progress: ProgressReport): Promise<void>;
 }
