@@ -286,6 +286,19 @@ describe('external workers over HTTP', () => {
       ]);
     });
 
+    it("fail with retryInMs: RETRYING that long from now by the service's clock, the attempt refunded", async () => {
+      const id = await enqueue('EXT_A', 'snoozing-for');
+      const [job] = await claimed('snoozing-for', { workerId: 'ext-1' });
+      await t.api().post(`/jobs/${id}/fail`).send({ leaseToken: job.leaseToken, error: 'rate limited', retryInMs: 600_000 }).expect(200);
+      const { rows } = await t.sql.query(
+        `SELECT status, attempts, snoozes, (EXTRACT(EPOCH FROM run_at - now()) * 1000)::float8 AS due_in_ms FROM ${t.jobsTable} WHERE id = $1`,
+        [id],
+      );
+      expect(rows[0]).toMatchObject({ status: 'RETRYING', attempts: 0, snoozes: 1 });
+      expect(rows[0].due_in_ms).toBeGreaterThan(590_000);
+      expect(rows[0].due_in_ms).toBeLessThanOrEqual(600_000);
+    });
+
     it('hand-back: PENDING again at once for any worker, the attempt and snoozes untouched, the lease cleared', async () => {
       const id = await enqueue('EXT_A', 'handed');
       const [job] = await claimed('handed', { workerId: 'ext-stopping' });
@@ -444,6 +457,19 @@ describe('external workers over HTTP', () => {
         { leaseToken: token, error: 'x', retryAt: '2030-01-01T00:00:00Z', permanent: true },
         ['retryAt'],
       ],
+      [
+        'fail with both retryInMs and retryAt',
+        `/jobs/${id}/fail`,
+        { leaseToken: token, error: 'x', retryAt: '2030-01-01T00:00:00Z', retryInMs: 1000 },
+        ['retryAt'],
+      ],
+      [
+        'fail with retryInMs past a year',
+        `/jobs/${id}/fail`,
+        { leaseToken: token, error: 'x', retryInMs: 367 * 86_400_000 },
+        ['retryInMs'],
+      ],
+      ['fail with a negative retryInMs', `/jobs/${id}/fail`, { leaseToken: token, error: 'x', retryInMs: -1 }, ['retryInMs']],
       ['fail with permanent not a boolean', `/jobs/${id}/fail`, { leaseToken: token, error: 'x', permanent: 'yes' }, ['permanent']],
     ];
     it.each(cases)('%s', async (_name, path, body, fields) => {

@@ -18,7 +18,7 @@ describe('runWorker in worker processes', () => {
   let t: TestApp;
   const workers: HttpWorkerProcess[] = [];
 
-  const spawn = async (queue: string, workerId: string, extra: { concurrency?: number; leaseMs?: number } = {}) => {
+  const spawn = async (queue: string, workerId: string, extra: { concurrency?: number; leaseMs?: number; clockOffsetMs?: number } = {}) => {
     const w = spawnHttpWorker({ baseUrl: t.baseUrl, queue, workerId, ...extra });
     workers.push(w);
     await w.ready;
@@ -122,5 +122,29 @@ describe('runWorker in worker processes', () => {
 
     rescuer.proc.kill('SIGTERM');
     expect(await rescuer.exited).toBe(0);
+  });
+
+  it("retries a RetryLaterError's delay from the service's clock, whichever way the worker's clock is off", async () => {
+    const behind = await spawn('proc-skew-behind', 'http-behind', { clockOffsetMs: -600_000 });
+    const ahead = await spawn('proc-skew-ahead', 'http-ahead', { clockOffsetMs: 600_000 });
+    const ids = [await enqueue('proc-skew-behind', { retryLaterMs: 60_000 }), await enqueue('proc-skew-ahead', { retryLaterMs: 60_000 })];
+    for (const id of ids) {
+      const row = await waitFor(
+        async () =>
+          (
+            await t.sql.query<{ status: string; snoozes: number; due_in_ms: number }>(
+              `SELECT status, snoozes, (EXTRACT(EPOCH FROM run_at - now()) * 1000)::float8 AS due_in_ms FROM ${t.jobsTable} WHERE id = $1 AND snoozes > 0`,
+              [id],
+            )
+          ).rows[0],
+        { message: `job ${id} to be snoozed` },
+      );
+      // Ten minutes off either way: sent as a time, the retry was due at once (snoozed again and again) or 11 minutes on.
+      expect(row).toMatchObject({ status: 'RETRYING', snoozes: 1 });
+      expect(row.due_in_ms).toBeGreaterThan(50_000);
+      expect(row.due_in_ms).toBeLessThanOrEqual(60_000);
+    }
+    for (const w of [behind, ahead]) w.proc.kill('SIGTERM');
+    expect(await Promise.all([behind.exited, ahead.exited])).toEqual([0, 0]);
   });
 });

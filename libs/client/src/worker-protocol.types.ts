@@ -37,6 +37,11 @@ export interface FailureReport {
   stack?: string;
   /** Run again at this time; the attempt does not count. */
   retryAt?: Date | string;
+  /**
+   * Run again this many milliseconds from now by the service's clock (at most a year), as `retryAt` does; untouched by
+   * this machine's clock being off.
+   */
+  retryInMs?: number;
   /** DEAD at once. */
   permanent?: boolean;
 }

@@ -5,6 +5,8 @@ export interface HttpWorkerPayload {
   /** Hang on this attempt (until the process is killed). */
   blockOnAttempt?: number;
   sleepMs?: number;
+  /** Ask to run again this much later (RetryLaterError), every time. */
+  retryLaterMs?: number;
   /** Copied into the result. */
   echo?: unknown;
 }

@@ -2,16 +2,22 @@
  * An external worker as its own OS process: `runWorker` from @conveyor/client over the service's HTTP
  * worker endpoints, with nothing of the engine loaded. Started by spawnHttpWorker.
  * Environment: CONVEYOR_URL, WORKER_QUEUE, WORKER_ID, WORKER_CONCURRENCY, WORKER_LEASE_MS, WORKER_API_KEY,
- * WORKER_TIMEOUT_MS (the client's request timeout).
+ * WORKER_TIMEOUT_MS (the client's request timeout), WORKER_CLOCK_OFFSET_MS (how far this process's `Date.now()` is off).
  * Prints one JSON line per event: `ready`, `started` (a handler began: id, attempt), `aborted` (its signal fired:
  * id, attempt, reason), `returned` (it returned: id, attempt), `error` (one the worker survived), `stopped`.
  * SIGTERM stops it gracefully (running handlers finish, exit 0).
  */
-import { ConveyorClient, runWorker } from '@conveyor/client';
+import { ConveyorClient, RetryLaterError, runWorker } from '@conveyor/client';
 import { HttpWorkerPayload } from './http-worker-payload';
 
 function print(event: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(event)}\n`);
+}
+
+const clockOffsetMs = Number(process.env.WORKER_CLOCK_OFFSET_MS ?? 0);
+if (clockOffsetMs !== 0) {
+  const serviceNow = Date.now.bind(Date);
+  Date.now = () => serviceNow() + clockOffsetMs;
 }
 
 const workerId = process.env.WORKER_ID!;
@@ -25,6 +31,7 @@ const worker = runWorker<HttpWorkerPayload>(
     const p = job.payload ?? {};
     if (p.blockOnAttempt === ctx.attempt) await new Promise((resolve) => setTimeout(resolve, 3_600_000));
     if (p.sleepMs) await new Promise((resolve) => setTimeout(resolve, p.sleepMs));
+    if (p.retryLaterMs !== undefined) throw new RetryLaterError(p.retryLaterMs, 'not yet');
     if (p.failTimes !== undefined && ctx.attempt <= p.failTimes) throw new TypeError(`attempt ${ctx.attempt} failed`);
     print({ event: 'returned', id: job.id, attempt: ctx.attempt });
     return { handledBy: workerId, attempt: ctx.attempt, echo: p.echo ?? null };

@@ -32,6 +32,8 @@ export function spawnHttpWorker(opts: {
   timeoutMs?: number;
   /** Wraps the command, e.g. `['ip', 'netns', 'exec', 'ns1']` to run it on another host. */
   prefix?: string[];
+  /** How far the worker's clock (`Date.now()`) is off the service's: a machine whose clock drifted. */
+  clockOffsetMs?: number;
 }): HttpWorkerProcess {
   const command = [process.execPath, '-r', join(ROOT, 'test/support/register-ts.js'), join(__dirname, 'http-worker.process.ts')];
   const [file, ...args] = [...(opts.prefix ?? []), ...command];
@@ -46,6 +48,7 @@ export function spawnHttpWorker(opts: {
       WORKER_LEASE_MS: String(opts.leaseMs ?? 30_000),
       WORKER_API_KEY: opts.apiKey ?? '',
       WORKER_TIMEOUT_MS: opts.timeoutMs === undefined ? '' : String(opts.timeoutMs),
+      WORKER_CLOCK_OFFSET_MS: String(opts.clockOffsetMs ?? 0),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

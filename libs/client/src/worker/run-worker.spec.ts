@@ -403,6 +403,16 @@ describe('failureReport', () => {
     expect(failureReport('x'.repeat(10_000)).error.length).toBe(4_000);
   });
 
+  it("sends a RetryLaterError's time as a delay from now, which the service counts on its own clock; one past a year as a time", () => {
+    const report = failureReport(new RetryLaterError(60_000, 'busy'));
+    expect(report).toEqual({ error: 'busy', retryInMs: expect.any(Number) });
+    expect(report.retryInMs).toBeGreaterThan(59_000);
+    expect(report.retryInMs).toBeLessThanOrEqual(60_000);
+    expect(failureReport(new RetryLaterError(-5_000))).toMatchObject({ retryInMs: 0 });
+    const farOff = new Date(Date.now() + 400 * 86_400_000);
+    expect(failureReport(new RetryLaterError(farOff, 'next year'))).toEqual({ error: 'next year', retryAt: farOff });
+  });
+
   it('reports an Error whose stack is no text by its message, without a stack', () => {
     const error = new Error('boom');
     Object.defineProperty(error, 'stack', { value: { frames: [] } });

@@ -128,12 +128,19 @@ export class ExternalWorkersController {
         { field: 'retryAt', problems: ['is not a real date-time between years 0001 and 9999 (UTC)'] },
       ]);
     }
-    const retryAt = body.retryAt === undefined ? undefined : new Date(body.retryAt);
-    if (retryAt && body.permanent) {
-      throw new JobValidationError('Invalid request: retryAt', [
-        { field: 'retryAt', problems: ['give either retryAt or permanent, not both'] },
+    const given = (['retryAt', 'retryInMs', 'permanent'] as const).filter((field) => body[field] !== undefined && body[field] !== false);
+    if (given.length > 1) {
+      throw new JobValidationError(`Invalid request: ${given[0]}`, [
+        { field: given[0], problems: [`give one of retryAt, retryInMs and permanent, not ${given.join(' and ')}`] },
       ]);
     }
+    // A delay is counted on this service's clock, so a worker whose clock is off still waits as long as it asked.
+    const retryAt =
+      body.retryInMs !== undefined
+        ? new Date(Date.now() + body.retryInMs)
+        : body.retryAt !== undefined
+          ? new Date(body.retryAt)
+          : undefined;
     return this.workers.fail(id, body.leaseToken, {
       error: body.error,
       errorName: body.errorName,

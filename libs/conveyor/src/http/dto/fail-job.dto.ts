@@ -1,8 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, IsUUID, Length, Matches } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 
 /** A date-time with its offset: what every server reads the same way. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** Longest `retryInMs`: a year, as a submission's `delayMs`; a later time is given as `retryAt`. */
+export const MAX_RETRY_IN_MS = 366 * 86_400_000;
 
 /** Body of `POST /jobs/:id/fail`. */
 export class FailJobDto {
@@ -38,6 +41,17 @@ export class FailJobDto {
   @IsString()
   @Matches(DATE_TIME, { message: '$property must be a date-time with offset, such as 2030-01-01T12:00:00Z' })
   retryAt?: string;
+
+  @ApiPropertyOptional({
+    description: "Try again this many milliseconds from now, by the service's clock: as `retryAt`, whatever the worker's clock says.",
+    minimum: 0,
+    maximum: MAX_RETRY_IN_MS,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_RETRY_IN_MS)
+  retryInMs?: number;
 
   @ApiPropertyOptional({ description: 'This will never work: the job is DEAD at once (like PermanentJobError).' })
   @IsOptional()
