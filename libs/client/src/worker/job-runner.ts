@@ -7,8 +7,10 @@ import { failureReport } from './failure-report';
 import { WorkerContext, WorkerHandler } from './worker-handler.types';
 import { isTransientFailure, retryDelayOf } from '../transient-failure';
 
-/** Attempts at reporting an outcome through network trouble before leaving the job to the server's sweeper. */
+/** Attempts at reporting through network trouble once the worker stopped past its grace period. */
 const REPORT_ATTEMPTS = 6;
+/** Shortest pause between two tries of a report, also after a Retry-After of 0. */
+const MIN_REPORT_PAUSE_MS = 100;
 
 /** What one job run needs from its worker. */
 export interface JobRunSettings {
@@ -215,8 +217,15 @@ export class JobRun {
     });
   }
 
-  /** Sends the outcome, retrying through network trouble and 5xx/429; the heartbeat keeps the lease meanwhile. */
+  /**
+   * Sends the outcome, again through network trouble, a 5xx and a 429 for up to one lease, while the lease may still be
+   * ours (the heartbeat goes on extending it): an outcome outlives a service restarted within the lease, instead of its
+   * job running again after the sweeper rescued it. A pause is at most a heartbeat interval, so a service that is back
+   * is soon told. Once the worker stopped past its grace period it gives up after REPORT_ATTEMPTS, as the process is
+   * about to end.
+   */
   private async report(send: () => Promise<unknown>): Promise<void> {
+    const giveUpAt = performance.now() + this.settings.leaseMs;
     for (let attempt = 1; ; attempt++) {
       try {
         await send();
@@ -224,8 +233,10 @@ export class JobRun {
       } catch (err) {
         if (isClaimGone(err)) return; // rescued (and maybe run elsewhere) before we reported: nothing to do
         this.settings.onError(err, this.job);
-        if (!isTransientFailure(err) || attempt >= REPORT_ATTEMPTS || this.lost) return;
-        await sleep(Math.min(retryDelayOf(err, 100 * 2 ** attempt), this.settings.leaseMs / 2));
+        if (!isTransientFailure(err) || this.lost || performance.now() >= giveUpAt) return;
+        if (this.abort.signal.reason instanceof WorkerStoppedError && attempt >= REPORT_ATTEMPTS) return;
+        const pause = Math.max(MIN_REPORT_PAUSE_MS, retryDelayOf(err, MIN_REPORT_PAUSE_MS * 2 ** Math.min(attempt, 20)));
+        await sleep(Math.min(pause, this.settings.heartbeatIntervalMs));
       }
     }
   }

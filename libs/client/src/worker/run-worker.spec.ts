@@ -181,6 +181,37 @@ describe('runWorker without a server', () => {
     expect(reports(requests)).toEqual([]);
   });
 
+  it('keeps sending the outcome while the service is away within the lease, and it lands once the service is back', async () => {
+    // The service restarts just as the handler returns, and nothing answers for 7 s, heartbeats included: longer than
+    // a few tries with backoff last, well within the 30 s lease.
+    let backAt = Infinity;
+    let completedAt: number | null = null;
+    let claims = 0;
+    const fetchImpl = (async (url: string | URL) => {
+      const path = new URL(String(url)).pathname;
+      if (path.endsWith('/claim')) return json(200, { jobs: claims++ === 0 ? [claimedJob('j6')] : [] });
+      if (backAt === Infinity) backAt = performance.now() + 7_000;
+      if (performance.now() < backAt) {
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+      }
+      if (!path.endsWith('/complete')) return json(200, { id: 'j6', lockedUntil: new Date().toISOString() });
+      completedAt = performance.now();
+      return json(200, { id: 'j6', status: 'COMPLETED', retryInMs: null });
+    }) as typeof fetch;
+    const worker = runWorker('q', () => 'done', {
+      client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+      leaseMs: 30_000,
+      heartbeatIntervalMs: 100,
+      idleBackoff: { minMs: 1000, maxMs: 1000 },
+      onError: () => undefined,
+    });
+    while (worker.running === 0) await new Promise((r) => setTimeout(r, 10));
+    while (worker.running > 0) await new Promise((r) => setTimeout(r, 10));
+    await worker.stop();
+    expect(completedAt).not.toBeNull();
+    expect(completedAt! - backAt).toBeLessThan(1_000); // told within a heartbeat interval (and a request) of its return
+  }, 15_000);
+
   it('hands the job back when a heartbeat gets through after the lease was counted lost', async () => {
     let signalled!: () => void;
     const lapsed = new Promise<void>((resolve) => (signalled = resolve));
