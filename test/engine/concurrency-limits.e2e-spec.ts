@@ -47,6 +47,24 @@ class FreeHandler extends JobHandlerHost {
   }
 }
 
+/** Jobs of a type capped at one at a time, each running until the test case releases them all. */
+let releaseCapped: () => void = () => undefined;
+let cappedReleased = Promise.resolve();
+
+@JobHandler('CAPPED_SLOW', { concurrency: 1 })
+class CappedSlowHandler extends JobHandlerHost {
+  async handle() {
+    await cappedReleased;
+  }
+}
+
+@JobHandler('UNCAPPED_QUICK')
+class UncappedQuickHandler extends JobHandlerHost {
+  handle() {
+    return 'done';
+  }
+}
+
 describe('concurrency limits', () => {
   let schema: TestSchema;
   beforeAll(async () => {
@@ -88,4 +106,39 @@ describe('concurrency limits', () => {
       await worker.close();
     }
   });
+
+  it.each([['auto' as const], [4]])(
+    'claims other types for the slots a capped type leaves idle, though its claimed backlog comes first (prefetch %s)',
+    async (prefetch) => {
+      cappedReleased = new Promise<void>((resolve) => (releaseCapped = resolve));
+      const own = await createTestSchema(`limits_capped_${prefetch}`);
+      const worker = await createTestApp({
+        schema: own.schema,
+        providers: [CappedSlowHandler, UncappedQuickHandler],
+        engine: { concurrency: 4, prefetch },
+        http: false,
+      });
+      const count = async (type: string, status: string) => {
+        const { rows } = await worker.sql.query(`SELECT count(*)::int AS n FROM ${worker.jobsTable} WHERE type = $1 AND status = $2`, [
+          type,
+          status,
+        ]);
+        return rows[0].n as number;
+      };
+      try {
+        // The capped backlog comes first by priority: one claim takes as many of it as there is room, one can run.
+        await worker.jobs.enqueueMany(Array.from({ length: 12 }, () => ({ type: 'CAPPED_SLOW', payload: {}, priority: 0 })));
+        await waitFor(async () => (await count('CAPPED_SLOW', 'RUNNING')) > 1, { message: 'the capped backlog to be claimed' });
+        await worker.jobs.enqueueMany(Array.from({ length: 5 }, () => ({ type: 'UNCAPPED_QUICK', payload: {}, priority: 10 })));
+        await waitFor(async () => (await count('UNCAPPED_QUICK', 'COMPLETED')) === 5, {
+          message: 'the other type to run in the idle slots while the capped one runs',
+        });
+        expect(await count('CAPPED_SLOW', 'COMPLETED')).toBe(0);
+      } finally {
+        releaseCapped();
+        await worker.close();
+        await own.drop();
+      }
+    },
+  );
 });

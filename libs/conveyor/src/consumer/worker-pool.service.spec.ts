@@ -110,6 +110,27 @@ describe('WorkerPool: a claim’s room', () => {
     expect(pool.claimRequest()).toBeNull();
   });
 
+  it('gives the room of buffered jobs held back by their type’s or queue’s cap to the other types', () => {
+    const { pool, executor } = poolWith({ concurrency: 4, prefetch: 2, queueConcurrency: { slow: 1 } }, [handler('A', 1), handler('B')]);
+    const end = (j: Job) => executor.running.get(j.id)!({ id: j.id, status: JobStatus.COMPLETED } as FinishRow);
+    pool.start();
+    const a = [job('A'), job('A'), job('A')];
+    pool.accept([...a, job('B', 'slow'), job('B', 'slow')], performance.now());
+    expect(pool.stats()).toMatchObject({ running: 2, buffered: 3 });
+    expect(pool.claimRequest()).toEqual({ types: ['B'], excludedQueues: ['slow'], limit: 4 });
+    expect(pool.wantsRefill()).toBe(true);
+    const b = [job('B'), job('B'), job('B')];
+    pool.accept(b, performance.now());
+    expect(pool.stats()).toMatchObject({ running: 4, buffered: 4 });
+    expect(pool.claimRequest()?.limit).toBe(1);
+    // The slot of a capped type's job goes to the next of its type; a slot freed by another goes past the held-back.
+    end(a[0]);
+    expect(pool.stats()).toMatchObject({ running: 4, buffered: 3 });
+    end(b[0]);
+    expect(pool.stats()).toMatchObject({ running: 4, buffered: 2 });
+    expect(pool.claimRequest()?.limit).toBe(2);
+  });
+
   it('excludes a queue at its concurrency cap, counting buffered jobs too', () => {
     const { pool } = poolWith({ concurrency: 10, queueConcurrency: { slow: 1 } }, [handler('A')]);
     pool.start();

@@ -66,6 +66,12 @@ export class WorkerPool {
   private readonly logger = new Logger('Conveyor:Worker');
   private readonly held = new HeldJobs();
   private buffer: HeldJob[] = [];
+  /**
+   * Buffered jobs that cannot start however many slots free up, their queue or type being at its cap (as of the last
+   * dispatch): they take no room, so that jobs of other queues and types are claimed for the slots they leave idle.
+   * Claims leave their queue or type out until they start.
+   */
+  private capBlocked = 0;
   private running = 0;
   private readonly caps: ConcurrencyCaps;
   /** What every attempt may report while it runs. */
@@ -114,7 +120,12 @@ export class WorkerPool {
   freeCapacity(): number {
     if (!this.accepting) return 0;
     if (this.completer.backlog > this.options.completionBatchSize * 10) return 0;
-    return Math.max(0, this.options.concurrency + this.prefetch.current - this.running - this.buffer.length);
+    return Math.max(0, this.options.concurrency + this.prefetch.current - this.running - this.startable());
+  }
+
+  /** Buffered jobs that will start as slots free up: all but those held back by their queue's or type's cap. */
+  private startable(): number {
+    return Math.max(0, this.buffer.length - this.capBlocked);
   }
 
   /**
@@ -148,7 +159,7 @@ export class WorkerPool {
 
   /** True when a refill is worth a query: nothing buffered beyond half the prefetch. */
   wantsRefill(): boolean {
-    return this.freeCapacity() > 0 && this.buffer.length <= this.prefetch.current / 2;
+    return this.freeCapacity() > 0 && this.startable() <= this.prefetch.current / 2;
   }
 
   /** The claim to make now, or null when there is no room or nothing this worker can run. */
@@ -250,6 +261,7 @@ export class WorkerPool {
       this.logger.warn(jobLog('Lost the claim on a job (lease expired); its result will not be written', held.job, this.options.workerId));
       this.giveUp(held, new LeaseLostError(lease.id));
     }
+    this.dispatch(); // recounts the cap-blocked jobs among those left, once every lost one is out
     this.roomFreed();
   }
 
@@ -284,6 +296,7 @@ export class WorkerPool {
       jobLog('Job cancelled by an operator while held here; its outcome will not be written', held.job, this.options.workerId),
     );
     this.giveUp(held, new JobCancelledError(jobId));
+    this.dispatch(); // recounts the cap-blocked jobs among those left
     this.roomFreed();
     return true;
   }
@@ -298,6 +311,7 @@ export class WorkerPool {
     this.accepting = false;
     const buffered = this.buffer;
     this.buffer = [];
+    this.capBlocked = 0;
     for (const held of buffered) this.finish(held, handBackRow(held.job, this.options.workerId));
 
     let graceTimer: NodeJS.Timeout | undefined;
@@ -334,9 +348,14 @@ export class WorkerPool {
     });
   }
 
+  /**
+   * Starts buffered jobs, in claim order, while slots are free and their caps allow. The jobs it passes over for their
+   * caps are the cap-blocked ones; once the slots are full the rest are not looked at and count as startable, which
+   * only shrinks the room until the next slot frees up and this runs again.
+   */
   private dispatch(): void {
-    if (this.buffer.length === 0) return;
-    for (let i = 0; i < this.buffer.length && this.running < this.options.concurrency;) {
+    let i = 0;
+    while (i < this.buffer.length && this.running < this.options.concurrency) {
       const held = this.buffer[i];
       if (!this.caps.mayStart(held.job, held.handler.concurrency)) {
         i++;
@@ -349,6 +368,7 @@ export class WorkerPool {
       }
       this.runOne(held);
     }
+    this.capBlocked = i;
   }
 
   /** A buffered job whose lease may have lapsed: it may run elsewhere already, so it is not started here. */
