@@ -14,6 +14,17 @@ class SlowReportHandler extends JobHandlerHost {
   }
 }
 
+/** Jobs of a type capped at one at a time per process, each running until the test releases them. */
+let releaseCapped: () => void = () => undefined;
+const cappedReleased = new Promise<void>((resolve) => (releaseCapped = resolve));
+
+@JobHandler('CAPPED_REPORT', { concurrency: 1 })
+class CappedReportHandler extends JobHandlerHost {
+  async handle(_job: Job): Promise<void> {
+    await cappedReleased;
+  }
+}
+
 /**
  * With the default (adaptive) prefetch, an instance busy with slow jobs keeps none claimed beyond the ones it runs:
  * the rest stay ready in the table for any instance with a free slot.
@@ -59,6 +70,52 @@ describe('no hoarding with the default prefetch', () => {
     release();
     await waitFor(async () => ((await byStatusAndWorker()).join() === 'COMPLETED:-:6' ? true : undefined), {
       message: 'all 6 jobs to complete',
+    });
+  });
+});
+
+/** A claim of types that are all capped takes no more than their caps let start, whatever room the pool has. */
+describe('no hoarding of capped types', () => {
+  let schema: TestSchema;
+  const apps: TestApp[] = [];
+
+  beforeAll(async () => {
+    schema = await createTestSchema('no_hoarding_capped');
+    for (const name of ['a', 'b']) {
+      apps.push(
+        await createTestApp({
+          schema: schema.schema,
+          providers: [CappedReportHandler],
+          engine: { concurrency: 4, workerId: `capped-${name}` },
+        }),
+      );
+    }
+  });
+
+  afterAll(async () => {
+    releaseCapped();
+    await Promise.all(apps.map((a) => a.close()));
+    await schema?.drop();
+  });
+
+  const byStatusAndWorker = async () => {
+    const { rows } = await apps[0].sql.query<{ status: string; locked_by: string | null; n: number }>(
+      `SELECT status, locked_by, count(*)::int AS n FROM ${apps[0].jobsTable} GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    return rows.map((r) => `${r.status}:${r.locked_by ?? '-'}:${r.n}`);
+  };
+
+  it('two instances of 4 slots, running a type capped at 1, hold one job apiece and leave the other 2 of 4 unclaimed', async () => {
+    await apps[0].jobs.enqueueMany(Array.from({ length: 4 }, (_, i) => ({ type: 'CAPPED_REPORT', payload: { i } })));
+
+    await waitFor(async () => ((await byStatusAndWorker()).filter((r) => r.startsWith('RUNNING:')).length === 2 ? true : undefined), {
+      message: 'both instances to run jobs',
+    });
+    expect(await byStatusAndWorker()).toEqual(['PENDING:-:2', 'RUNNING:capped-a:1', 'RUNNING:capped-b:1']);
+
+    releaseCapped();
+    await waitFor(async () => ((await byStatusAndWorker()).join() === 'COMPLETED:-:4' ? true : undefined), {
+      message: 'all 4 jobs to complete',
     });
   });
 });

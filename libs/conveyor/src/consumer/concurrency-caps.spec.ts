@@ -25,15 +25,39 @@ describe('ConcurrencyCaps', () => {
       { type: 'SEND', concurrency: 2 },
       { type: 'BOUNCE', concurrency: null },
     ];
-    expect(caps.claimScope(types, [])).toEqual({ types: ['SEND', 'BOUNCE'], excludedQueues: [], capped: false });
+    expect(caps.claimScope(types, [])).toEqual({ types: ['SEND', 'BOUNCE'], excludedQueues: [], capped: false, room: null });
 
     caps.started(job('mail', 'SEND'));
-    expect(caps.claimScope(types, [job('mail', 'SEND')])).toEqual({ types: ['BOUNCE'], excludedQueues: ['mail'], capped: true });
+    expect(caps.claimScope(types, [job('mail', 'SEND')])).toEqual({
+      types: ['BOUNCE'],
+      excludedQueues: ['mail'],
+      capped: true,
+      room: null,
+    });
     // Starting a buffered job does not change the claim's scope.
     caps.started(job('mail', 'SEND'));
-    expect(caps.claimScope(types, [])).toEqual({ types: ['BOUNCE'], excludedQueues: ['mail'], capped: true });
+    expect(caps.claimScope(types, [])).toEqual({ types: ['BOUNCE'], excludedQueues: ['mail'], capped: true, room: null });
     caps.ended(job('mail', 'SEND'));
     caps.ended(job('mail', 'SEND'));
-    expect(caps.claimScope(types, [job('default', 'BOUNCE')])).toEqual({ types: ['SEND', 'BOUNCE'], excludedQueues: [], capped: false });
+    expect(caps.claimScope(types, [job('default', 'BOUNCE')])).toEqual({
+      types: ['SEND', 'BOUNCE'],
+      excludedQueues: [],
+      capped: false,
+      room: null,
+    });
+  });
+
+  it('gives the room left under the type caps when every type in scope is capped, and none when one is not', () => {
+    const caps = new ConcurrencyCaps({});
+    const capped = [
+      { type: 'SEND', concurrency: 2 },
+      { type: 'RENDER', concurrency: 3 },
+    ];
+    expect(caps.claimScope(capped, []).room).toBe(5);
+    caps.started(job('default', 'SEND'));
+    expect(caps.claimScope(capped, [job('default', 'RENDER')]).room).toBe(3);
+    // A type at its cap is out of scope and adds nothing.
+    expect(caps.claimScope(capped, [job('default', 'SEND')])).toMatchObject({ types: ['RENDER'], room: 3 });
+    expect(caps.claimScope([...capped, { type: 'FREE', concurrency: null }], []).room).toBeNull();
   });
 });

@@ -17,6 +17,11 @@ export interface ClaimScope {
   excludedQueues: string[];
   /** Some type or queue was left out for its cap: a slot freeing up there may find work waiting. */
   capped: boolean;
+  /**
+   * How many jobs the types in scope may still start between them when every one of them is capped, null when one is
+   * not: a claim that took more would hold jobs this process cannot run for a while, which another may be free to.
+   */
+  room: number | null;
 }
 
 /**
@@ -56,11 +61,18 @@ export class ConcurrencyCaps {
       bump(byType, job.type, 1);
       bump(byQueue, job.queue, 1);
     }
-    const types = typeCaps.filter((t) => t.concurrency === null || (byType.get(t.type) ?? 0) < t.concurrency).map((t) => t.type);
+    const inScope = typeCaps.filter((t) => t.concurrency === null || (byType.get(t.type) ?? 0) < t.concurrency);
+    let room: number | null = 0;
+    for (const t of inScope) room = t.concurrency === null || room === null ? null : room + t.concurrency - (byType.get(t.type) ?? 0);
     const excludedQueues = Object.entries(this.queueCaps)
       .filter(([queue, cap]) => (byQueue.get(queue) ?? 0) >= cap)
       .map(([queue]) => queue);
-    return { types, excludedQueues, capped: excludedQueues.length > 0 || types.length < typeCaps.length };
+    return {
+      types: inScope.map((t) => t.type),
+      excludedQueues,
+      capped: excludedQueues.length > 0 || inScope.length < typeCaps.length,
+      room,
+    };
   }
 }
 

@@ -103,6 +103,21 @@ describe('WorkerPool: a claim’s room', () => {
     expect(pool.claimWasCapped).toBe(true);
   });
 
+  it('asks for no more than the caps let start, and the prefetch, when every type it runs is capped', () => {
+    const { pool } = poolWith({ concurrency: 10 }, [handler('A', 1), handler('B', 2)]);
+    pool.start();
+    expect(pool.claimRequest()).toEqual({ types: ['A', 'B'], excludedQueues: [], limit: 3 });
+    pool.accept([job('B')], performance.now());
+    expect(pool.claimRequest()).toEqual({ types: ['A', 'B'], excludedQueues: [], limit: 2 });
+    // A fixed prefetch is buffered on top, as the adaptive one is once capped jobs start quickly.
+    const prefetched = poolWith({ concurrency: 10, prefetch: 2 }, [handler('A', 1)]).pool;
+    prefetched.start();
+    expect(prefetched.claimRequest()?.limit).toBe(3);
+    const mixed = poolWith({ concurrency: 10 }, [handler('A', 1), handler('C')]).pool;
+    mixed.start();
+    expect(mixed.claimRequest()?.limit).toBe(10);
+  });
+
   it('asks for nothing when every type it runs is at its cap', () => {
     const { pool } = poolWith({}, [handler('A', 1)]);
     pool.start();

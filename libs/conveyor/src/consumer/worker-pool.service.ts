@@ -162,18 +162,22 @@ export class WorkerPool {
     return this.freeCapacity() > 0 && this.startable() <= this.prefetch.current / 2;
   }
 
-  /** The claim to make now, or null when there is no room or nothing this worker can run. */
+  /**
+   * The claim to make now, or null when there is no room or nothing this worker can run. When every type it asks for
+   * is capped, it asks for no more than their caps let start and the prefetch: as many as start while a claim is in
+   * flight, so quick capped jobs are still buffered, and slow ones are left for other instances.
+   */
   claimRequest(): ClaimFilter | null {
     const free = this.claimRoom();
     if (free === 0) return null;
     const local = this.registry.all().filter((h) => this.runsHere(h.type));
-    const { types, excludedQueues, capped } = this.caps.claimScope(
+    const { types, excludedQueues, capped, room } = this.caps.claimScope(
       local,
       this.buffer.map((b) => b.job),
     );
     if (types.length === 0) return null;
     this.lastClaimCapped = capped;
-    return { types, excludedQueues, limit: free };
+    return { types, excludedQueues, limit: room === null ? free : Math.min(free, room + this.prefetch.current) };
   }
 
   /**
