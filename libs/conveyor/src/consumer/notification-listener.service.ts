@@ -9,6 +9,7 @@ import { ReconnectBackoff } from '../storage/connections/reconnect-backoff';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
 import { parseCancelNotice } from '../storage/statements/cancel-notice.codec';
+import { parsePauseNotice } from '../storage/statements/pause-notice.codec';
 import { parseDueNotice } from '../storage/statements/due-notice.codec';
 import { parseWatchNotice } from '../storage/statements/watch-notice.codec';
 import { LiveWatchDetector } from '../observation/live/live-watch-detector.service';
@@ -105,9 +106,10 @@ export class NotificationListener {
 
   /**
    * A NOTIFY from backend `pid`: a due notice (jobs ready now, or due at times the poller can claim against), a
-   * cancel notice or a watch notice. A due notice that echoes an insert of this instance's, which woke the poller
-   * already, wakes nothing. A cancel notice addressed to this instance's worker id goes to the pool; one addressed to
-   * another instance is ignored. A watch notice goes to the live-watch detector. Anything else wakes the poller.
+   * cancel notice, a pause notice or a watch notice. A due notice that echoes an insert of this instance's, which woke
+   * the poller already, wakes nothing. A cancel notice addressed to this instance's worker id goes to the pool; one
+   * addressed to another instance is ignored. A pause notice goes to the pool. A watch notice goes to the live-watch
+   * detector. Anything else wakes the poller.
    */
   private notified(payload: string | undefined, pid: number): void {
     const watchMs = parseWatchNotice(payload);
@@ -117,6 +119,8 @@ export class NotificationListener {
       if (cancel.owner === this.options.workerId) this.pool.cancelled(cancel.jobId, cancel.token);
       return;
     }
+    const paused = parsePauseNotice(payload);
+    if (paused !== null) return this.pool.queuePaused(paused);
     const due = parseDueNotice(payload);
     if (!due) return this.trigger.jobsDueNow();
     if (this.pickup.isEcho(pid, due.at)) return;

@@ -10,6 +10,7 @@ import { jobLog } from '../observation/logging/job-log-fields';
 import { ClaimFilter } from '../storage/statements/claim-filter.interface';
 import { FinishRow } from '../storage/statements/finish-row';
 import { JobCancelledError } from '../errors/job-cancelled.error';
+import { MESSAGES } from '../errors/conveyor.messages';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { WorkerShutdownError } from '../errors/worker-shutdown.error';
 import { ClaimTrigger } from './claim-trigger';
@@ -303,6 +304,20 @@ export class WorkerPool {
     this.dispatch(); // recounts the cap-blocked jobs among those left
     this.roomFreed();
     return true;
+  }
+
+  /**
+   * An operator paused `queue` (a pause notice): the jobs of that queue claimed ahead and not started yet are handed
+   * back unrun (PENDING, attempt refunded), so a pause stops the queue's work short of what already runs, as it would
+   * have had they not been claimed early. Running attempts go on.
+   */
+  queuePaused(queue: string): void {
+    const back = this.buffer.filter((held) => held.job.queue === queue);
+    if (back.length === 0) return;
+    this.buffer = this.buffer.filter((held) => held.job.queue !== queue);
+    this.logger.log(`Handing back ${back.length} jobs claimed ahead: their queue "${queue}" was paused`);
+    for (const held of back) this.finish(held, handBackRow(held.job, this.options.workerId, MESSAGES.queuePaused));
+    this.roomFreed();
   }
 
   /**

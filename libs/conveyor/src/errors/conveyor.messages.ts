@@ -23,6 +23,7 @@ export const MESSAGES = {
     'The database aborted a statement of this request to break a deadlock with other requests; that statement changed nothing. Try again.',
   databasePoolExhausted: 'The database connection pool is exhausted: every connection is in use. Try again shortly.',
   shuttingDown: 'Worker shut down before the job could finish; it was handed back.',
+  queuePaused: 'Its queue was paused before the job started; it was handed back unrun.',
   claimAnswerFull: (maxChars: number) =>
     `Claimed beside jobs whose payloads filled the claim's answer (${maxChars} characters); the job was handed back unrun.`,
   uniqueKeyTaken: (type: string, key: string, holderId: string | null) =>

@@ -2,7 +2,7 @@ import { ConveyorDatabase } from '../storage/connections/conveyor-database.servi
 import { sqlTablesFor } from '../storage/connections/sql-tables';
 import { QueuesService } from './queues.service';
 
-/** A database with one queue, `mail`, whose paused flag the pause statement sets; the wake-up notice fails. */
+/** A database with one queue, `mail`, whose paused flag the pause statement sets; the resume's wake-up notice fails. */
 function database() {
   let paused = false;
   let summaryReads = 0;
@@ -11,11 +11,12 @@ function database() {
     channel: 'conveyor:public',
     pool: {
       query: (text: string, values: unknown[] = []) => {
-        if (/pg_notify|NOTIFY/i.test(text)) return Promise.reject(new Error('the notice failed'));
+        // The pause statement sends its own notice (to hand back jobs claimed ahead) and succeeds.
         if (/INSERT INTO .*queue/is.test(text)) {
           paused = values.includes(true);
-          return Promise.resolve({ rows: [{ name: 'mail', paused }], rowCount: 1 });
+          return Promise.resolve({ rows: [{ name: 'mail', paused, noticed: paused ? '' : null }], rowCount: 1 });
         }
+        if (/pg_notify|NOTIFY/i.test(text)) return Promise.reject(new Error('the notice failed'));
         summaryReads++;
         const row = { queue: 'mail', status: null, count: 0, oldest_ready: null, ready: 0, paused, now: new Date() };
         return Promise.resolve({ rows: [row], rowCount: 1 });

@@ -107,16 +107,22 @@ export class QueuesService {
     return { minutes, since: new Date(since).toISOString(), queues };
   }
 
-  /** Pauses (true) or resumes (false) a queue on every instance. */
+  /**
+   * Pauses (true) or resumes (false) a queue on every instance. A pause also tells listening instances to hand back
+   * the queue's jobs they claimed ahead and have not started (see queueSetPaused).
+   */
   async setPaused(queue: string, paused: boolean): Promise<{ name: string; paused: boolean }> {
     if (!isWellFormedName(queue)) {
       throw new JobValidationError('Invalid queue', [{ field: 'queue', problems: [NAME_RULE] }]);
     }
-    const { rows } = await run<{ name: string; paused: boolean }>(this.db.pool, queueSetPaused(this.db.tables, queue, paused));
+    const { rows } = await run<{ name: string; paused: boolean }>(
+      this.db.pool,
+      queueSetPaused(this.db.tables, queue, paused, this.db.channel),
+    );
     // The caller's next look at the queues shows what it just did, even if the wake-up below fails.
     this.summaryReads.forget();
     // Workers that found nothing to claim while it was paused sleep until notified: wake them.
     if (!paused) await run(this.db.pool, jobsNotifyReady(this.db.channel));
-    return rows[0];
+    return { name: rows[0].name, paused: rows[0].paused };
   }
 }

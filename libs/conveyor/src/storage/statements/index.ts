@@ -35,6 +35,7 @@ export * from './job-run-now.sql';
 export * from './job-retry-many.sql';
 export * from './job-throughput-by-minute.sql';
 export * from './jobs-notify-ready.sql';
+export * from './pause-notice.codec';
 export * from './queue-set-paused.sql';
 export * from './queue-stats.sql';
 export * from './database-clock.sql';
