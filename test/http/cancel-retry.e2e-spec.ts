@@ -167,5 +167,38 @@ describe('POST /jobs/:id/cancel and /retry', () => {
       expectErrorBody(await t.api().post('/jobs/6f1c1d9e-0000-4000-8000-000000000000/retry'), 404);
       expectErrorBody(await t.api().post('/jobs/zzz/retry'), 400, ['id']);
     });
+
+    it('409 for a job whose type no handler knows any more, by every retry route; it stays as it was', async () => {
+      // Jobs of a type whose handler a later release removed: a submission of that type is a 400 now.
+      const { rows } = await t.sql.query<{ id: string; status: string }>(
+        `INSERT INTO ${t.jobsTable} (type, queue, status, attempts, finished_at)
+         VALUES ('RETIRED_TYPE', 'retired', 'DEAD', 3, now()), ('RETIRED_TYPE', 'retired', 'CANCELLED', 0, now())
+         RETURNING id, status`,
+      );
+      const [dead, cancelled] = rows;
+
+      const res = await t.api().post(`/jobs/${dead.id}/retry`);
+      expectErrorBody(res, 409);
+      expect(res.body).toMatchObject({ jobStatus: 'DEAD', message: expect.stringContaining('"RETIRED_TYPE"') });
+
+      const bulk = await t
+        .api()
+        .post('/jobs/bulk/retry')
+        .send({ ids: [dead.id, cancelled.id] })
+        .expect(200);
+      expect(bulk.body).toMatchObject({ succeeded: 0, failed: 2 });
+      expect(bulk.body.results).toEqual([
+        expect.objectContaining({ id: dead.id, ok: false, status: 'DEAD', statusCode: 409 }),
+        expect.objectContaining({ id: cancelled.id, ok: false, status: 'CANCELLED', statusCode: 409 }),
+      ]);
+
+      for (const status of ['DEAD', 'CANCELLED']) {
+        const filtered = await t.api().post('/jobs/retry').send({ queue: 'retired', status }).expect(200);
+        expect(filtered.body).toEqual({ retried: 0, ids: [] });
+      }
+
+      expect(await t.row(dead.id)).toMatchObject({ status: 'DEAD', attempts: 3 });
+      expect(await t.row(cancelled.id)).toMatchObject({ status: 'CANCELLED' });
+    });
   });
 });

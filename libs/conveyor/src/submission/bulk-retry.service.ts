@@ -7,6 +7,7 @@ import { isUniqueViolation, UNIQUE_KEY_INDEX } from '../storage/connections/uniq
 import { isDeadlockDetected, runAgainOnDeadlock } from '../storage/connections/deadlock-detected';
 import { JobStateConflictError } from '../errors/job-request.errors';
 import { jobRetryMany, JobRetryManyFilter, jobsNotifyReady, run } from '../storage/statements';
+import { JobRequestValidator } from './job-request.validator';
 
 /** What one bulk retry did. */
 export interface BulkRetryResult {
@@ -20,18 +21,19 @@ export interface BulkRetryResult {
  * Retrying many DEAD (or CANCELLED) jobs at once — the operator's answer to an outage that killed a
  * batch. One statement per call, bounded by `limit`, so a huge backlog is drained in steps instead of
  * one long transaction that holds thousands of row locks. Jobs whose unique key a waiting or running job
- * holds are left DEAD (see jobRetryMany).
+ * holds are left DEAD (see jobRetryMany), and so are jobs of a type no handler knows any more.
  */
 @Injectable()
 export class BulkRetryService {
   constructor(
     private readonly db: ConveyorDatabase,
     private readonly live: LivePublisher,
+    private readonly validator: JobRequestValidator,
   ) {}
 
-  async retryMany(filter: JobRetryManyFilter): Promise<BulkRetryResult> {
+  async retryMany(filter: Omit<JobRetryManyFilter, 'types'>): Promise<BulkRetryResult> {
     const key = filter.key?.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const rows = await this.retryMatching({ ...filter, key });
+    const rows = await this.retryMatching({ ...filter, key, types: this.validator.knownTypes() });
     if (rows.length > 0) await run(this.db.pool, jobsNotifyReady(this.db.channel));
     this.live.announce(rows.map((r) => ({ id: r.id, status: JobStatus.PENDING })));
     return { retried: rows.length, ids: rows.map((r) => r.id) };

@@ -108,6 +108,11 @@ export class JobRequestValidator {
     return this.registry.has(type) || this.options.externalTypes.includes(type);
   }
 
+  /** Every type a submission may name: those with an in-process handler and the external ones. */
+  knownTypes(): string[] {
+    return [...this.registry.types(), ...this.options.externalTypes];
+  }
+
   private checkPayload(cls: new () => object, payload: unknown, field: string): FieldProblem[] {
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
       return [{ field, problems: ['must be a JSON object'] }];

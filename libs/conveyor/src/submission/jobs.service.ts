@@ -244,20 +244,30 @@ export class JobsService {
 
   /**
    * DEAD/CANCELLED → PENDING with a fresh attempt budget, waking the claimers of every instance;
-   * JobStateConflictError otherwise, and UniqueKeyConflictError when a newer waiting or running job holds this
-   * job's unique key.
+   * JobStateConflictError otherwise, also when no handler knows the job's type any more (it would wait forever), and
+   * UniqueKeyConflictError when a newer waiting or running job holds this job's unique key.
    */
   async retry(id: string): Promise<Job> {
-    return this.inAcceptedState(id, RETRYABLE, MESSAGES.cannotRetry, () =>
-      this.retryListed([id]).catch(async (err: unknown) => {
+    return this.inAcceptedState(id, RETRYABLE, MESSAGES.cannotRetry, async () => {
+      const jobs = await this.retryListed([id]).catch(async (err: unknown) => {
         throw isUniqueViolation(err, UNIQUE_KEY_INDEX) ? await this.uniqueKeyConflict(id) : err;
-      }),
-    );
+      });
+      if (jobs.length === 0) await this.refuseUnknownType(id);
+      return jobs;
+    });
+  }
+
+  /** A job the retry left alone although its state allows it: refused when no handler knows its type. */
+  private async refuseUnknownType(id: string): Promise<void> {
+    const job = await this.get(id);
+    if (RETRYABLE.includes(job.status) && !this.validator.isKnownType(job.type)) {
+      throw new JobStateConflictError(MESSAGES.noHandlerToRetry(job.type), job.status);
+    }
   }
 
   /**
-   * {@link retry} for many jobs in one statement and one commit: answers the jobs it retried. A job missing or in a
-   * state that does not allow it is left out, for the caller to settle one by one (with its 404 or 409). When one of
+   * {@link retry} for many jobs in one statement and one commit: answers the jobs it retried. A job missing, in a
+   * state that does not allow it or of a type no handler knows is left out, for the caller to settle one by one (with its 404 or 409). When one of
    * them would take a unique key that is held, the statement changes nothing and none is answered: the single retry
    * then settles each in turn, the holder's 409 included. The same when the statement, waiting for a key another
    * transaction holds while holding others, is aborted to break a deadlock: the single retry holds one key at a time.
@@ -272,7 +282,7 @@ export class JobsService {
   /** Retries the listed jobs whose state allows it; the update trips no insert trigger, so the claimers are woken here. */
   private async retryListed(ids: readonly string[]): Promise<Job[]> {
     if (ids.length === 0) return [];
-    const { rows } = await run<JobRow>(this.db.pool, jobRetry(this.db.tables, ids));
+    const { rows } = await run<JobRow>(this.db.pool, jobRetry(this.db.tables, ids, this.validator.knownTypes()));
     if (rows.length > 0) await run(this.db.pool, jobsNotifyReady(this.db.channel));
     const jobs = rows.map((r) => mapJobRow(r));
     this.live.announce(jobs.map((job) => ({ id: job.id, status: job.status })));

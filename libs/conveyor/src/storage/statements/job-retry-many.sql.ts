@@ -11,6 +11,8 @@ export interface JobRetryManyFilter {
   key?: string;
   /** Most jobs one statement retries. */
   limit: number;
+  /** The types a worker of the deployment may run; jobs of other types are left as they are. */
+  types: readonly string[];
 }
 
 /**
@@ -20,6 +22,8 @@ export interface JobRetryManyFilter {
  * - The constant `status IN ('DEAD','CANCELLED')` lets the planner use the partial
  *   `conveyor_jobs_attention (status, id)` index whatever the bound status is.
  * - `SKIP LOCKED` leaves rows another statement is changing right now (a single retry, a purge) to it.
+ * - Jobs of a type outside `types` (no handler knows it any more) are left as they are: PENDING, they would wait for a
+ *   worker that never comes.
  * - Unique keys: a job whose (type, unique_key) is held by a waiting or running job is left as it is, and of
  *   several candidates sharing one key only the newest is retried — so the statement never trips the
  *   `conveyor_jobs_unique_key` index (the single retry answers those cases with a 409 instead).
@@ -33,6 +37,7 @@ WITH candidates AS (
     AND ($2::text IS NULL OR c.queue = $2)
     AND ($3::text IS NULL OR lower(c.type) = lower($3))
     AND ($4::text IS NULL OR c.idempotency_key LIKE '%' || $4 || '%')
+    AND c.type = ANY($6::text[])
     AND (c.unique_key IS NULL OR NOT EXISTS (
       SELECT 1 FROM ${t.jobs} h
       WHERE h.type = c.type AND h.unique_key = c.unique_key AND h.status IN ('SCHEDULED','PENDING','RETRYING','RUNNING')))
@@ -49,6 +54,6 @@ UPDATE ${t.jobs} j SET status = 'PENDING', attempts = 0, snoozes = 0, run_at = n
 FROM picked
 WHERE j.id = picked.id
 RETURNING j.id`,
-    values: [f.status, f.queue ?? null, f.type ?? null, f.key ?? null, f.limit],
+    values: [f.status, f.queue ?? null, f.type ?? null, f.key ?? null, f.limit, f.types],
   };
 }

@@ -2,9 +2,10 @@ import { lockedInIdOrder } from './locked-in-id-order';
 import { JOB_COLUMNS, SqlTables, Statement } from './statement';
 
 /**
- * DEAD/CANCELLED → PENDING with a fresh attempt budget, ready now, for each of `ids`, in one statement and one commit.
- * The error history is kept. A row comes back for each job retried; a listed job missing or in another state has
- * none, and the caller settles it on its own.
+ * DEAD/CANCELLED → PENDING with a fresh attempt budget, ready now, for each of `ids` whose type is one of `types`
+ * (those a worker of the deployment may run), in one statement and one commit. The error history is kept. A row comes
+ * back for each job retried; a listed job missing, in another state or of another type has none, and the caller
+ * settles it on its own.
  *
  * - The rows are locked in id order first (`lockedInIdOrder`), so a list cannot deadlock with the other statements
  *   that wait for several job rows. Callers bound the list (MAX_BULK_IDS), which bounds the locks one transaction
@@ -16,14 +17,14 @@ import { JOB_COLUMNS, SqlTables, Statement } from './statement';
  *   aborts one of them, which changes nothing either.
  * - An update trips no insert trigger: the caller wakes the claimers (jobsNotifyReady).
  */
-export function jobRetry(t: SqlTables, ids: readonly string[]): Statement {
+export function jobRetry(t: SqlTables, ids: readonly string[], types: readonly string[]): Statement {
   return {
     text: `
-WITH ${lockedInIdOrder(t.jobs, '$1::uuid[]', { where: `status IN ('DEAD','CANCELLED')` })}
+WITH ${lockedInIdOrder(t.jobs, '$1::uuid[]', { where: `status IN ('DEAD','CANCELLED') AND type = ANY($2::text[])` })}
 UPDATE ${t.jobs} SET status = 'PENDING', attempts = 0, snoozes = 0, run_at = now(), started_at = NULL,
   finished_at = NULL, updated_at = now(), version = version + 1
-WHERE id = ANY(ARRAY(SELECT id FROM locked)) AND status IN ('DEAD','CANCELLED')
+WHERE id = ANY(ARRAY(SELECT id FROM locked)) AND status IN ('DEAD','CANCELLED') AND type = ANY($2::text[])
 RETURNING ${JOB_COLUMNS}`,
-    values: [ids],
+    values: [ids, types],
   };
 }
