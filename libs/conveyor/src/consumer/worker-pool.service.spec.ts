@@ -270,6 +270,35 @@ describe('WorkerPool: a cancel notice', () => {
   });
 });
 
+describe('WorkerPool: a pause notice', () => {
+  it("hands back the paused queue's buffered jobs unrun, and leaves the running one and other queues' jobs", () => {
+    const { pool, executor, completer } = poolWith({ concurrency: 1, prefetch: 3 }, [handler('A')]);
+    pool.start();
+    const [running, buffered, other] = [job('A', 'q'), job('A', 'q'), job('A', 'other')];
+    pool.accept([running, buffered, other], performance.now());
+    pool.queuePaused('q');
+    expect(pool.stats()).toMatchObject({ running: 1, buffered: 1 });
+    const rows = (completer.add as jest.Mock).mock.calls.map(([row]) => row as FinishRow);
+    expect(rows).toEqual([expect.objectContaining({ id: buffered.id, status: JobStatus.PENDING, refund: 1 })]);
+    expect(executor.held.get(running.id)!.abortReason).toBeNull();
+  });
+
+  it('hands back what a claim sent before the notice brings, and keeps what a claim sent after it brings', () => {
+    const { pool, completer } = poolWith({ concurrency: 1, prefetch: 3 }, [handler('A')]);
+    pool.start();
+    const sentBefore = performance.now();
+    pool.queuePaused('q');
+    const late = job('A', 'q');
+    pool.accept([late], sentBefore);
+    expect((completer.add as jest.Mock).mock.calls.map(([row]) => (row as FinishRow).id)).toEqual([late.id]);
+    // The queue was resumed since: a claim sent after the notice read it so, and its jobs run.
+    const resumed = job('A', 'q');
+    pool.accept([resumed], performance.now());
+    expect(pool.stats()).toMatchObject({ running: 1 });
+    expect(completer.add).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('WorkerPool: a lease that may lapse while the heartbeat hangs', () => {
   it('aborts the running attempt with LeaseLostError and drops the buffered job once the lease may have lapsed, without a heartbeat answer', async () => {
     const { pool, executor } = poolWith({ concurrency: 1, prefetch: 1, leaseMs: 200, heartbeatIntervalMs: 50 }, [handler('A')]);

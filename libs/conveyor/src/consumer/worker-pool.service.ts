@@ -16,6 +16,7 @@ import { WorkerShutdownError } from '../errors/worker-shutdown.error';
 import { ClaimTrigger } from './claim-trigger';
 import { Completer } from './completer.service';
 import { EarlyCancels } from './early-cancels';
+import { PausesNoticed } from './pauses-noticed';
 import { HeldJob, HeldLease } from './held-job';
 import { HeldJobs } from './held-jobs';
 import { LeaseLapseCheck } from './lease-lapse-check';
@@ -82,6 +83,7 @@ export class WorkerPool {
   private readonly changeListeners = new Set<() => void>();
   private readonly prefetch: PrefetchSizer;
   private readonly earlyCancels = new EarlyCancels();
+  private readonly pausesNoticed = new PausesNoticed();
   /** Aborts and drops held jobs the moment their leases may have lapsed, whatever the heartbeat is doing. */
   private readonly lapseCheck = new LeaseLapseCheck(() => this.lapsedDropped());
 
@@ -207,8 +209,13 @@ export class WorkerPool {
         this.finish(held, handBackRow(job, this.options.workerId));
         continue;
       }
+      if (this.pausesNoticed.mayPredate(job.queue, claimSentAt)) {
+        this.finish(held, handBackRow(job, this.options.workerId, MESSAGES.queuePaused));
+        continue;
+      }
       this.buffer.push(held);
     }
+    this.pausesNoticed.claimAnswered(claimSentAt);
     if (jobs.length > 0) this.lapseCheck.arm(validUntil);
     this.dispatch();
   }
@@ -309,9 +316,11 @@ export class WorkerPool {
   /**
    * An operator paused `queue` (a pause notice): the jobs of that queue claimed ahead and not started yet are handed
    * back unrun (PENDING, attempt refunded), so a pause stops the queue's work short of what already runs, as it would
-   * have had they not been claimed early. Running attempts go on.
+   * have had they not been claimed early. Running attempts go on. So are the queue's jobs an answer to a claim sent
+   * before the notice arrived brings (see accept).
    */
   queuePaused(queue: string): void {
+    this.pausesNoticed.noticed(queue);
     const back = this.buffer.filter((held) => held.job.queue === queue);
     if (back.length === 0) return;
     this.buffer = this.buffer.filter((held) => held.job.queue !== queue);
