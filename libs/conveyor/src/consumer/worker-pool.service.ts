@@ -326,6 +326,7 @@ export class WorkerPool {
     this.buffer = this.buffer.filter((held) => held.job.queue !== queue);
     this.logger.log(`Handing back ${back.length} jobs claimed ahead: their queue "${queue}" was paused`);
     for (const held of back) this.finish(held, handBackRow(held.job, this.options.workerId, MESSAGES.queuePaused));
+    this.dispatch(); // recounts the cap-blocked jobs among those left
     this.roomFreed();
   }
 
