@@ -1,5 +1,5 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,6 +17,7 @@ const HOST_PACKAGES = [
   '@nestjs/common',
   '@nestjs/core',
   '@nestjs/platform-express',
+  '@nestjs/platform-fastify',
   '@nestjs/swagger',
   '@nestjs/terminus',
   '@nestjs/typeorm',
@@ -160,6 +161,20 @@ describe('the packed @conveyor/core and @conveyor/client in a fresh Nest app', (
     const { stdout } = await run(process.execPath, ['-p', script], { cwd: dir });
     expect(stdout).toMatch(/^SELECT pg_advisory_xact_lock\(hashtext\('conveyor-migrate:jobs'\)\);\n\nCREATE SCHEMA IF NOT EXISTS "jobs";/);
     expect(stdout).toContain('INSERT INTO "jobs".conveyor_migrations (id, name) VALUES (1, ');
+  });
+
+  it('configures a Fastify app with the Fastify its adapter brings, when the app has none of its own', async () => {
+    // As a strict layout (pnpm's) has it: Fastify only where @nestjs/platform-fastify, which depends on it, finds it.
+    const hoisted = join(dir, 'node_modules', 'fastify');
+    const nested = join(dir, 'node_modules', '@nestjs', 'platform-fastify', 'node_modules', 'fastify');
+    mkdirSync(join(nested, '..'), { recursive: true });
+    renameSync(hoisted, nested);
+    try {
+      const { stdout } = await run(process.execPath, ['dist/fastify-host.js'], { cwd: dir });
+      expect(stdout.trim()).toBe('configured');
+    } finally {
+      renameSync(nested, hoisted);
+    }
   });
 
   it("works a job submitted over REST and one enqueued in the app's own transaction", async () => {

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { dirname } from 'node:path';
 import { HttpException, INestApplication } from '@nestjs/common';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler, RouteOptions } from 'fastify';
 import helmet from 'helmet';
@@ -55,9 +56,7 @@ export function configureFastify(app: INestApplication, bodyLimitBytes: number):
     const { onProtoPoisoning, onConstructorPoisoning } = fastify.initialConfig;
     return fastify.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
   };
-  // Loaded here, not imported: an Express host need not install Fastify.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { FST_ERR_CTP_INVALID_MEDIA_TYPE } = (require('fastify') as typeof import('fastify')).errorCodes;
+  const { FST_ERR_CTP_INVALID_MEDIA_TYPE } = adapterFastify().errorCodes;
   const parse = (req: FastifyRequest, body: Buffer, done: ParserDone): void => {
     if (rawBody.wanted) (req as FastifyRequest & { rawBody?: Buffer }).rawBody = body;
     if (routes.matches(req.raw.url ?? '/')) {
@@ -134,4 +133,16 @@ function keepNestFromReplacingJsonParser(app: INestApplication): { wanted: boole
 
 function asArray<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/**
+ * The Fastify module that the host's @nestjs/platform-fastify (an optional peer) depends on, loaded when a Fastify
+ * app is configured (an Express host need not install Fastify). Resolved from that package, not from this one:
+ * Fastify is neither a dependency nor a peer of @conveyor/core, so a strict layout (pnpm's) or an app whose own
+ * Fastify is another version leaves a bare `require('fastify')` here without it, or with another copy.
+ */
+function adapterFastify(): typeof import('fastify') {
+  const adapterDir = dirname(require.resolve('@nestjs/platform-fastify'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(require.resolve('fastify', { paths: [adapterDir] })) as typeof import('fastify');
 }
