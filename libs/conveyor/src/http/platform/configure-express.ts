@@ -37,10 +37,21 @@ export function configureExpress(app: INestApplication, bodyLimitBytes: number):
       if (refused) return sendErrorBody(res, refused);
       parseJson(req, res, (parseErr?: unknown) => {
         if (parseErr) return sendErrorBody(res, toErrorBody(parseErr as BodyParserError, req, bodyLimitBytes));
+        markBodyRead(req);
         next();
       });
     });
   });
+}
+
+/**
+ * Marks the body as read the way body-parser 1 does, which Express 5's body-parser 2 no longer does: a parser of
+ * body-parser 1 after ours (Nest's own with @nestjs/platform-express 11.0.0 and 11.0.1, or a host's
+ * `app.use(bodyParser.json())`) skips a request so marked, and would otherwise read the consumed stream again and
+ * fail the request with 500 `stream is not readable`.
+ */
+function markBodyRead(req: Request): void {
+  (req as Request & { _body?: boolean })._body = true;
 }
 
 /** Loaded here, not imported: a Fastify host need not install Express (body-parser comes with it). */
