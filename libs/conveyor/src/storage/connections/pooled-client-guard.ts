@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
+import { setSessionFormats } from './session-formats';
 
 /** Idle time after which TCP keepalive starts probing a connection (a peer gone without a word is found). */
 export const KEEPALIVE_IDLE_MS = 10_000;
@@ -15,7 +16,7 @@ const logger = new Logger('Conveyor:Database');
  * administrator command") makes it emit 'error' with no listener, which ends the process. Each connection
  * therefore gets a listener of its own for its whole life, the first time it is handed out; the error then
  * surfaces where it belongs, on the connection's next statement, and the pool discards the connection when it
- * is released. Each also gets TCP keepalive.
+ * is released. Each also gets TCP keepalive, and the session formats the engine reads (SESSION_FORMATS_SQL).
  */
 export function guardPooledClients(pool: Pool | undefined): void {
   if (!pool || (pool as Pool & { [GUARD]?: true })[GUARD]) return;
@@ -30,4 +31,5 @@ function guardClient(client: PoolClient): void {
   const socket = (client as unknown as { connection?: { stream?: { setKeepAlive?(enable: boolean, delayMs: number): void } } }).connection
     ?.stream;
   socket?.setKeepAlive?.(true, KEEPALIVE_IDLE_MS);
+  setSessionFormats(client);
 }
