@@ -1,21 +1,29 @@
 import { Pool } from 'pg';
 import { DatabaseClock } from '@conveyor/core/storage/connections/database-clock.service';
+import { SqlRunner } from '@conveyor/core/storage/connections/sql-runner.interface';
+import { WorkerConnection } from '@conveyor/core/storage/connections/worker-connection.service';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
 
 /** Session defaults a role or database may set (`ALTER DATABASE … SET`), given here through the URL's `options`. */
-const SERVER_SETTINGS = ['-c DateStyle=SQL,DMY', '-c TimeZone=Asia/Kathmandu', '-c extra_float_digits=-15'];
+const SERVER_SETTINGS = [
+  '-c DateStyle=SQL,DMY',
+  '-c TimeZone=Asia/Kathmandu',
+  '-c extra_float_digits=-15',
+  '-c default_transaction_isolation=serializable',
+];
 
 const TIMES = ['createdAt', 'runAt', 'startedAt', 'finishedAt'] as const;
 
 /**
  * A database whose sessions default to another DateStyle and fewer float digits. Under `SQL, DMY` PostgreSQL sends a
  * timestamptz as `28/11/2026 08:36:46.318 +0545`, which pg reads as null; at extra_float_digits -15 the database clock
- * in ms arrives as `2e+12`. The engine sets its own sessions' formats, so jobs run and their times read right.
+ * in ms arrives as `2e+12`. The engine sets its own sessions' formats, so jobs run and their times read right; its
+ * claims, outcome writes and transactions, written for READ COMMITTED, run at that level.
  */
-describe('a database with its own DateStyle, time zone and float digits', () => {
+describe('a database with its own DateStyle, time zone, float digits and isolation', () => {
   let schema: TestSchema;
   let recorder: Pool;
   let app: TestApp;
@@ -65,6 +73,14 @@ describe('a database with its own DateStyle, time zone and float digits', () => 
       const job = (await (await fetch(`${app.baseUrl}/jobs/${row.id}`)).json()) as Record<string, string>;
       for (const t of TIMES) expect([t, Date.parse(job[t])]).toEqual([t, Number(row[t])]);
     }
+  });
+
+  it("claims, writes outcomes and runs its transactions at READ COMMITTED; pooled statements keep the database's isolation", async () => {
+    const isolation = `SELECT current_setting('transaction_isolation') AS level`;
+    const level = async (runner: SqlRunner) => (await runner.query<{ level: string }>(isolation)).rows[0].level;
+    expect(await level(app.app.get(WorkerConnection).runner)).toBe('read committed');
+    expect(await app.db.transaction((tx) => level(tx))).toBe('read committed');
+    expect(await level(app.db.pool)).toBe('serializable');
   });
 
   it('reads the database clock to the millisecond', async () => {

@@ -23,6 +23,9 @@ export const MESSAGES = {
   statementCancelled: 'The database cancelled the statement before it finished (its statement_timeout, or an operator); try again shortly.',
   deadlockAborted:
     'The database aborted a statement of this request to break a deadlock with other requests; that statement changed nothing. Try again.',
+  serializationFailure:
+    'The database aborted a statement of this request because a concurrent change conflicted with it (the database runs ' +
+    'REPEATABLE READ or SERIALIZABLE); that statement changed nothing. Try again.',
   databasePoolExhausted: 'The database connection pool is exhausted: every connection is in use. Try again shortly.',
   shuttingDown: 'Worker shut down before the job could finish; it was handed back.',
   queuePaused: 'Its queue was paused before the job started; it was handed back unrun.',

@@ -33,6 +33,15 @@ describe('ConveyorExceptionFilter', () => {
     expect(answer.body).toMatchObject({ statusCode: 503, message: expect.stringContaining('deadlock') });
   });
 
+  it('answers a serialization failure (40001, a race lost under REPEATABLE READ or SERIALIZABLE) with a 503 and Retry-After', () => {
+    const { answer, raise } = filterAnswering();
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    raise(databaseError('40001'));
+    expect(answer.status).toBe(503);
+    expect(answer.headers['Retry-After']).toBe(String(RETRY_AFTER_SECONDS));
+    expect(answer.body).toMatchObject({ statusCode: 503, message: expect.stringContaining('concurrent change') });
+  });
+
   it('answers any other database error with a 500 and no Retry-After', () => {
     const { answer, raise } = filterAnswering();
     jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);

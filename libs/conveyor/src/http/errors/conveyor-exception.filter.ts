@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { HttpAdapterHost } from '@nestjs/core';
 import { MESSAGES } from '../../errors/conveyor.messages';
 import { connectionErrorText, isConnectionError, isStatementCancelled } from '../../storage/connections/connection-errors';
-import { isDeadlockDetected } from '../../storage/connections/deadlock-detected';
+import { isDeadlockDetected, isSerializationFailure } from '../../storage/connections/deadlock-detected';
 import { DatabaseUnavailableError, JobRequestError, JobStateConflictError } from '../../errors/job-request.errors';
 import { errorBody, ErrorBody } from './error-body';
 
@@ -57,6 +57,8 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
     if (isStatementCancelled(exception)) return errorBody(503, MESSAGES.statementCancelled);
     // One the engine did not settle itself (runAgainOnDeadlock, or one job at a time): the aborted statement changed nothing.
     if (isDeadlockDetected(exception)) return errorBody(503, MESSAGES.deadlockAborted);
+    // A race with another change, lost under the database's REPEATABLE READ or SERIALIZABLE: retried, it sees that change.
+    if (isSerializationFailure(exception)) return errorBody(503, MESSAGES.serializationFailure);
     if (exception instanceof JobStateConflictError) return errorBody(409, exception.message, exception.details, exception.jobStatus);
     if (exception instanceof JobRequestError) {
       return errorBody(exception.status, exception.message, exception.details);

@@ -3,6 +3,15 @@ export function isDeadlockDetected(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === '40P01';
 }
 
+/**
+ * True when PostgreSQL aborted the statement because it conflicted with a concurrent change under REPEATABLE READ or
+ * SERIALIZABLE (SQLSTATE 40001, serialization_failure): it changed nothing, and run again it may succeed. Only a
+ * role's or database's default isolation makes the engine's statements on pooled connections meet it.
+ */
+export function isSerializationFailure(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '40001';
+}
+
 /** Runs of one statement or transaction that PostgreSQL aborted to break a deadlock, before its error goes to the caller. */
 export const MAX_DEADLOCK_RUNS = 3;
 

@@ -12,9 +12,20 @@ import type { Client, PoolClient } from 'pg';
  *
  * Set on the session (`set_config(…, false)`): once per connection, before its first statement. A transaction pooler
  * (PgBouncer) carries `DateStyle` over to each server connection it hands the client; it does not carry
- * `extra_float_digits`, so behind one a database's own value of that still applies.
+ * `extra_float_digits`, so behind one a database's own value of that still applies. Pooled connections are the host
+ * app's too; these change only how values are written, and TypeORM's own timestamps need ISO as much.
  */
 export const SESSION_FORMATS_SQL = `SELECT set_config('DateStyle', 'ISO', false), set_config('extra_float_digits', '1', false)`;
+
+/**
+ * SESSION_FORMATS_SQL and READ COMMITTED, for the worker connection, which only the engine uses. Its claims and
+ * outcome writes are written for READ COMMITTED: a row another transaction changed meanwhile is read again in its new
+ * version (a claim skips it, an outcome write finds it CANCELLED). Under a role's or database's REPEATABLE READ or
+ * SERIALIZABLE, PostgreSQL fails the whole statement instead ("could not serialize access"), a claim or a batch of
+ * outcomes as a whole, each time two instances meet on a row. Pooled connections keep the database's
+ * isolation, which a host app sharing them may rely on; the engine's transactions say theirs (TRANSACTION_BEGIN_SQL).
+ */
+export const WORKER_SESSION_SQL = `${SESSION_FORMATS_SQL}, set_config('default_transaction_isolation', 'read committed', false)`;
 
 /**
  * Sends SESSION_FORMATS_SQL on `client` ahead of anything queued after this call (pg runs a connection's statements

@@ -13,13 +13,14 @@
 export const TRANSACTION_IDLE_LIMIT_MS = 15_000;
 
 /**
- * Opens a transaction whose session the server ends once it idles in it for {@link TRANSACTION_IDLE_LIMIT_MS}, or
- * for the role's or server's own limit when that is shorter (the setting is in ms in `pg_settings`, 0 for none). One
- * simple-protocol message of two statements, so it costs no extra round trip; the setting is transaction-local
- * (`set_config(…, true)`), so behind a transaction pooler nothing is left on the server connection for its next
- * client.
+ * Opens a READ COMMITTED transaction whatever the role's or database's default isolation (the engine's statements
+ * rely on re-reading a row changed meanwhile, see WORKER_SESSION_SQL), whose session the server ends once it idles in
+ * it for {@link TRANSACTION_IDLE_LIMIT_MS}, or for the role's or server's own limit when that is shorter (the setting
+ * is in ms in `pg_settings`, 0 for none). One simple-protocol message of two statements, so it costs no extra round
+ * trip; the setting is transaction-local (`set_config(…, true)`), so behind a transaction pooler nothing is left on
+ * the server connection for its next client.
  */
 export const TRANSACTION_BEGIN_SQL =
-  `BEGIN; SELECT set_config('idle_in_transaction_session_timeout', '${TRANSACTION_IDLE_LIMIT_MS}', true) ` +
+  `BEGIN ISOLATION LEVEL READ COMMITTED; SELECT set_config('idle_in_transaction_session_timeout', '${TRANSACTION_IDLE_LIMIT_MS}', true) ` +
   `FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout' ` +
   `AND (setting::bigint = 0 OR setting::bigint > ${TRANSACTION_IDLE_LIMIT_MS})`;
