@@ -16,6 +16,19 @@ export function migrationContext(schema: string): MigrationContext {
   };
 }
 
+/**
+ * Creates `schema` unless it exists. Not `CREATE SCHEMA IF NOT EXISTS`: PostgreSQL checks that statement's privilege
+ * (CREATE on the database) before it looks for the schema, so it refuses a role that was given CREATE on an existing
+ * schema and nothing on the database, the least a DBA hands an application, even where there is nothing to create.
+ */
+export function createSchemaSql(schema: string): string {
+  return `DO $schema$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_namespace WHERE nspname = ${quoteLiteral(schema)}) THEN
+    CREATE SCHEMA ${sqlTablesFor(schema).schema};
+  END IF;
+END $schema$`;
+}
+
 /** The table of applied migrations, made before any migration runs. */
 export function createMigrationsTableSql(schema: string): string {
   return `CREATE TABLE IF NOT EXISTS ${sqlTablesFor(schema).migrations} (
@@ -56,7 +69,7 @@ export function conveyorMigrationScript(options: MigrationScriptOptions = {}): s
   const after = options.after ?? 0;
   if (!Number.isInteger(after) || after < 0) throw new RangeError(`after must be a migration id (an integer from 0), got ${after}`);
   const ctx = migrationContext(schema);
-  const parts = [`${migrationLockSql(schema)};`, `CREATE SCHEMA IF NOT EXISTS ${ctx.schema};`, `${createMigrationsTableSql(schema)};`];
+  const parts = [`${migrationLockSql(schema)};`, `${createSchemaSql(schema)};`, `${createMigrationsTableSql(schema)};`];
   for (const migration of MIGRATIONS.filter((m) => m.id > after)) {
     parts.push(`-- Migration ${migration.id}: ${migration.name}\n${terminated(migration.up(ctx))}`, `${recordedSql(schema, migration)};`);
   }

@@ -2,12 +2,15 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConveyorDatabase } from '../connections/conveyor-database.service';
 import { QueryOptions } from '../connections/sql-runner.interface';
 import { MigrationHistoryError } from './migration-history.error';
-import { createMigrationsTableSql, migrationContext, migrationLockSql } from './migration-script';
+import { MigrationPrivilegeError } from './migration-privilege.error';
+import { createMigrationsTableSql, createSchemaSql, migrationContext, migrationLockSql } from './migration-script';
 import { MIGRATIONS } from './migrations';
 
 const NO_DEADLINE: QueryOptions = { deadlineMs: Infinity };
 /** PostgreSQL's undefined_table: the migrations table does not exist, so no migration was applied. */
 const UNDEFINED_TABLE = '42P01';
+/** PostgreSQL's insufficient_privilege: the role may not create (or change) what a migration makes. */
+const INSUFFICIENT_PRIVILEGE = '42501';
 
 /**
  * Applies the checked-in migrations at start-up.
@@ -30,12 +33,23 @@ export class MigratorService {
   }
 
   async migrate(): Promise<void> {
+    try {
+      await this.applyMigrations();
+    } catch (err) {
+      if ((err as { code?: string }).code !== INSUFFICIENT_PRIVILEGE) throw err;
+      const { rows } = await this.db.pool.query<{ role: string }>('SELECT current_user AS role');
+      throw new MigrationPrivilegeError(this.db.schema, rows[0].role, { cause: err as Error });
+    }
+  }
+
+  /** The migration step, in one transaction. */
+  private async applyMigrations(): Promise<void> {
     const { schema } = this.db;
     const ctx = migrationContext(schema);
     await this.db.transaction(async (tx) => {
       // Another instance may be migrating (the lock waits for it), and a migration may take long: no deadline.
       await tx.query(migrationLockSql(schema), [], NO_DEADLINE);
-      await tx.query(`CREATE SCHEMA IF NOT EXISTS ${ctx.schema}`);
+      await tx.query(createSchemaSql(schema));
       await tx.query(createMigrationsTableSql(schema));
       const { rows } = await tx.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.db.migrationsTable}`);
       for (const row of rows) {
