@@ -26,6 +26,9 @@ export const MESSAGES = {
   serializationFailure:
     'The database aborted a statement of this request because a concurrent change conflicted with it (the database runs ' +
     'REPEATABLE READ or SERIALIZABLE); that statement changed nothing. Try again.',
+  unstorableText: (reason: string) =>
+    `The request holds a character the job database cannot store, as its encoding is not UTF8 (${reason}). ` +
+    'Send text within that encoding, or move the queue to a UTF8 database.',
   databasePoolExhausted: 'The database connection pool is exhausted: every connection is in use. Try again shortly.',
   shuttingDown: 'Worker shut down before the job could finish; it was handed back.',
   queuePaused: 'Its queue was paused before the job started; it was handed back unrun.',

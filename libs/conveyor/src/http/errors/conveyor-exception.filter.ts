@@ -1,7 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { MESSAGES } from '../../errors/conveyor.messages';
-import { connectionErrorText, isConnectionError, isStatementCancelled } from '../../storage/connections/connection-errors';
+import {
+  connectionErrorText,
+  isConnectionError,
+  isStatementCancelled,
+  isUnstorableText,
+} from '../../storage/connections/connection-errors';
 import { isDeadlockDetected, isSerializationFailure } from '../../storage/connections/deadlock-detected';
 import { DatabaseUnavailableError, JobRequestError, JobStateConflictError } from '../../errors/job-request.errors';
 import { errorBody, ErrorBody } from './error-body';
@@ -44,6 +49,8 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
     if (isDeadlockDetected(exception)) {
       this.logger.warn(`The database aborted a statement to break a deadlock: ${connectionErrorText(exception)}`);
     }
+    // The client's to fix, but a database that is not UTF8 is the operator's to know of.
+    if (isUnstorableText(exception)) this.logger.warn(`The job database cannot store a request's text: ${connectionErrorText(exception)}`);
     if (body.statusCode >= 500 && body.statusCode !== 503) {
       this.logger.error((exception as Error)?.stack ?? String(exception));
     }
@@ -59,6 +66,7 @@ export class ConveyorExceptionFilter implements ExceptionFilter {
     if (isDeadlockDetected(exception)) return errorBody(503, MESSAGES.deadlockAborted);
     // A race with another change, lost under the database's REPEATABLE READ or SERIALIZABLE: retried, it sees that change.
     if (isSerializationFailure(exception)) return errorBody(503, MESSAGES.serializationFailure);
+    if (isUnstorableText(exception)) return errorBody(400, MESSAGES.unstorableText(connectionErrorText(exception)));
     if (exception instanceof JobStateConflictError) return errorBody(409, exception.message, exception.details, exception.jobStatus);
     if (exception instanceof JobRequestError) {
       return errorBody(exception.status, exception.message, exception.details);

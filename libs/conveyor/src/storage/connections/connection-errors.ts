@@ -43,6 +43,18 @@ export function isStatementCancelled(err: unknown): boolean {
   return errorChain(err).some((e) => e.code === QUERY_CANCELED);
 }
 
+/** SQLSTATEs of text the database's encoding cannot hold: untranslatable_character, character_not_in_repertoire. */
+const UNSTORABLE_TEXT_CODES = new Set(['22P05', '22021']);
+
+/**
+ * True when the database refused a value because its encoding cannot hold one of its characters: a database created
+ * with another encoding than UTF8 (LATIN1, say) and a payload with a character outside it ('日'). The request cannot
+ * succeed as it is, on that database.
+ */
+export function isUnstorableText(err: unknown): boolean {
+  return errorChain(err).some((e) => typeof e.code === 'string' && UNSTORABLE_TEXT_CODES.has(e.code));
+}
+
 /**
  * True when an error means "the database can't be reached right now" rather than "this statement is wrong":
  * such errors become 503 for callers and a retry for the engine's own loops. A database closed to new sessions
