@@ -1,10 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { Pool } from 'pg';
 import { MigrationHistoryError } from '@conveyor/core/storage/migrations/migration-history.error';
+import { migrationLockSql } from '@conveyor/core/storage/migrations/migration-script';
 import { MIGRATIONS } from '@conveyor/core/storage/migrations/migrations';
 import { standaloneMigrator } from '../support/standalone-migrator';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { TEST_DATABASE_URL_ENV } from '../support/test-database-env';
+import { waitFor } from '../support/wait-for';
 
 /**
  * The migrator: numbered migrations, each applied once, all in one transaction under a lock, so instances that
@@ -42,6 +44,45 @@ describe('migrations', () => {
     expect(await applied(schema)).toEqual(MIGRATIONS.map((m) => ({ id: m.id, name: m.name })));
     expect(await b.isUpToDate()).toBe(true);
     expect(b.latest).toBe(MIGRATIONS.at(-1)!.id);
+  });
+
+  it("wait for another instance's migration past the database's lock_timeout and statement_timeout, and keep its lock_timeout for the migrations", async () => {
+    const schema = await freshSchema('migrate_limits');
+    const url = new URL(process.env[TEST_DATABASE_URL_ENV]!);
+    url.searchParams.set('options', '-c lock_timeout=50ms -c statement_timeout=100ms');
+    const limited = new Pool({ connectionString: url.toString(), max: 2 });
+    const other = await pool.connect();
+    try {
+      // Another instance's migration, holding the lock longer than either limit.
+      await other.query('BEGIN');
+      await other.query(migrationLockSql(schema));
+      const migrator = standaloneMigrator(limited, schema);
+      const migrated = migrator.migrate();
+      await waitFor(
+        async () =>
+          (
+            await pool.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE $1`, [
+              `%conveyor-migrate:${schema}%`,
+            ])
+          ).rowCount! > 0,
+        {
+          message: 'the migrator to wait for the lock',
+        },
+      );
+      // Held past both limits: a wait bounded by either would have failed by now.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query('COMMIT');
+      await migrated;
+      expect(await migrator.isUpToDate()).toBe(true);
+      // The migrations' own lock waits are bounded as the database says.
+      await other.query('BEGIN');
+      await other.query(`LOCK TABLE ${schema}.conveyor_migrations`);
+      await expect(migrator.migrate()).rejects.toThrow('lock timeout');
+    } finally {
+      await other.query('ROLLBACK');
+      other.release();
+      await limited.end();
+    }
   });
 
   it('leave alone a migration of a newer build, and still count as up to date', async () => {

@@ -9,6 +9,8 @@ import { MIGRATIONS } from './migrations';
 const NO_DEADLINE: QueryOptions = { deadlineMs: Infinity };
 /** PostgreSQL's undefined_table: the migrations table does not exist, so no migration was applied. */
 const UNDEFINED_TABLE = '42P01';
+/** No lock_timeout or statement_timeout for the rest of the transaction (`set_config(…, true)`). */
+const LIFT_WAIT_LIMITS_SQL = `SELECT set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)`;
 /** PostgreSQL's insufficient_privilege: the role may not create (or change) what a migration makes. */
 const INSUFFICIENT_PRIVILEGE = '42501';
 
@@ -47,8 +49,14 @@ export class MigratorService {
     const { schema } = this.db;
     const ctx = migrationContext(schema);
     await this.db.transaction(async (tx) => {
-      // Another instance may be migrating (the lock waits for it), and a migration may take long: no deadline.
+      // Another instance may be migrating (the lock waits for it), and a migration may take long: no deadline, here
+      // or on the server (the role's or database's statement_timeout, lifted for the transaction). Its lock_timeout
+      // would end the wait for the lock too, failing the start-up of every instance but the one migrating: it is
+      // lifted for that wait only, and bounds the migrations' own waits on the tables' locks again.
+      const { rows: session } = await tx.query<{ lockTimeout: string }>(`SELECT current_setting('lock_timeout') AS "lockTimeout"`);
+      await tx.query(LIFT_WAIT_LIMITS_SQL);
       await tx.query(migrationLockSql(schema), [], NO_DEADLINE);
+      await tx.query(`SELECT set_config('lock_timeout', $1, true)`, [session[0].lockTimeout]);
       await tx.query(createSchemaSql(schema));
       await tx.query(createMigrationsTableSql(schema));
       const { rows } = await tx.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.db.migrationsTable}`);
