@@ -73,7 +73,7 @@ export class ConveyorDatabase implements OnModuleDestroy {
     this.migrationsTable = this.tables.migrations;
     this.channel = channelFor(this.schema);
     this.liveChannel = channelFor(this.schema, 'conveyor-live');
-    guardPooledClients(this.pgPool);
+    guardPooledClients(this.pgPool, this.pooler);
     followPoolCheckouts(this.pgPool);
     giveEngineSockets(this.pgPool);
   }

@@ -14,7 +14,7 @@ export const TRANSACTION_IDLE_LIMIT_MS = 15_000;
 
 /**
  * Opens a READ COMMITTED transaction whatever the role's or database's default isolation (the engine's statements
- * rely on re-reading a row changed meanwhile, see WORKER_SESSION_SQL), whose session the server ends once it idles in
+ * rely on re-reading a row changed meanwhile, see workerSessionSql), whose session the server ends once it idles in
  * it for {@link TRANSACTION_IDLE_LIMIT_MS}, or for the role's or server's own limit when that is shorter (the setting
  * is in ms in `pg_settings`, 0 for none). One simple-protocol message of two statements, so it costs no extra round
  * trip; the setting is transaction-local (`set_config(…, true)`), so behind a transaction pooler nothing is left on

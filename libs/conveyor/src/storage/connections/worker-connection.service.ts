@@ -5,7 +5,7 @@ import { connectionErrorText, isReadOnlyError } from './connection-errors';
 import { ConveyorDatabase } from './conveyor-database.service';
 import { dedicatedClient } from './dedicated-client';
 import { HELD_SESSION_SQL } from './held-session';
-import { WORKER_SESSION_SQL } from './session-formats';
+import { workerSessionSql } from './session-formats';
 import { QueryOptions, SqlResult, SqlRunner, STATEMENT_DEADLINE_MS } from './sql-runner.interface';
 import { carriageMs } from './statement-deadline';
 
@@ -156,7 +156,7 @@ export class WorkerConnection implements OnApplicationShutdown {
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await this.db.queryOn(client, WORKER_SESSION_SQL);
+      await this.db.queryOn(client, workerSessionSql(this.db.pooler));
       // Behind a pooler the session is the pooler's, and so is the server's idle limit on it.
       if (this.db.pooler === 'none') await this.db.queryOn(client, HELD_SESSION_SQL);
     } catch (err) {
