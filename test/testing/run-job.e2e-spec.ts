@@ -1,3 +1,4 @@
+import { IsEmail, IsString } from 'class-validator';
 import {
   Job,
   JobCancelledError,
@@ -5,6 +6,7 @@ import {
   JobHandler,
   JobHandlerHost,
   JobStatus,
+  JobValidationError,
   LeaseLostError,
   WorkerShutdownError,
 } from '@conveyor/core';
@@ -48,6 +50,40 @@ class BigIntHandler extends JobHandlerHost {
   }
 }
 
+class InvoicePayload {
+  @IsString() invoiceId: string;
+  @IsEmail() to: string;
+}
+
+/** Counts its runs: a payload its class refuses must never reach it. */
+@JobHandler('SENDS_INVOICE', { payload: InvoicePayload })
+class InvoiceHandler extends JobHandlerHost<InvoicePayload> {
+  static runs = 0;
+
+  handle(job: Job<InvoicePayload>): { to: string } {
+    InvoiceHandler.runs++;
+    return { to: job.payload.to };
+  }
+}
+
+/** Reads a Date from its payload, as a test may hand it one. */
+@JobHandler('READS_DUE_DATE', { maxAttempts: 1 })
+class DueDateHandler extends JobHandlerHost<{ due: Date }> {
+  handle(job: Job<{ due: Date }>): { year: number } {
+    return { year: job.payload.due.getUTCFullYear() };
+  }
+}
+
+/** Reports progress with a Date and an undefined field in its data, and returns the job's progress field. */
+@JobHandler('REPORTS_A_DATE', { maxAttempts: 1 })
+class ReportsADateHandler extends JobHandlerHost {
+  async handle(job: Job, ctx: JobContext): Promise<{ progressBefore: unknown }> {
+    const progressBefore = job.progress;
+    await ctx.progress({ percent: 50, data: { at: new Date('2030-01-01T00:00:00Z'), note: undefined } });
+    return { progressBefore };
+  }
+}
+
 /** runJob says what the engine does: the same handler, run by both, ends the same way. */
 describe('runJob agrees with the engine', () => {
   let schema: TestSchema;
@@ -55,7 +91,11 @@ describe('runJob agrees with the engine', () => {
 
   beforeAll(async () => {
     schema = await createTestSchema('run_job');
-    t = await createTestApp({ schema: schema.schema, http: false, providers: [OverrunningHandler, IgnoresCancelHandler, BigIntHandler] });
+    t = await createTestApp({
+      schema: schema.schema,
+      http: false,
+      providers: [OverrunningHandler, IgnoresCancelHandler, BigIntHandler, InvoiceHandler, DueDateHandler, ReportsADateHandler],
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -63,7 +103,7 @@ describe('runJob agrees with the engine', () => {
   });
 
   const stored = async (id: string) =>
-    (await t.sql.query(`SELECT status, result, last_error, errors FROM ${t.jobsTable} WHERE id = $1`, [id])).rows[0];
+    (await t.sql.query(`SELECT status, result, last_error, errors, progress FROM ${t.jobsTable} WHERE id = $1`, [id])).rows[0];
 
   it('an attempt still running at its timeout fails with JobTimeoutError, even when the handler ignores its signal', async () => {
     const { id } = await t.jobs.enqueue('OVERRUNS', {});
@@ -75,6 +115,44 @@ describe('runJob agrees with the engine', () => {
     expect(run.kind).toBe('dead');
     const error = (run as { error: Error }).error;
     expect(`${error.name}: ${error.message}`).toBe(row.last_error);
+  });
+
+  it.each([
+    ['its payload class refuses', { invoiceId: 'inv-1', to: 'not-an-address', extra: 1 }],
+    ['has an undefined field', { invoiceId: 'inv-1', to: 'ada@example.com', cc: undefined }],
+    ['holds a NUL character', { invoiceId: 'inv-\u0000', to: 'ada@example.com' }],
+    ['holds a BigInt', { invoiceId: 10n, to: 'ada@example.com' }],
+  ])('a payload that %s is refused by both, with the same problems, and the handler never runs', async (_what, payload) => {
+    const submitted = await t.jobs.enqueue('SENDS_INVOICE', payload).catch((err: unknown) => err);
+    expect(submitted).toBeInstanceOf(JobValidationError);
+    const tested = await runJob(new InvoiceHandler(), payload as unknown as InvoicePayload).catch((err: unknown) => err);
+    expect(tested).toBeInstanceOf(JobValidationError);
+    expect(tested).toMatchObject({ message: (submitted as Error).message, details: (submitted as JobValidationError).details });
+    expect(InvoiceHandler.runs).toBe(0);
+  });
+
+  it('the handler gets the payload as stored, through JSON: a Date is a string to it in both', async () => {
+    const due = new Date('2030-01-01T00:00:00Z');
+    const { id } = await t.jobs.enqueue('READS_DUE_DATE', { due });
+    await drainQueue(t.app, { timeoutMs: 10_000 });
+    const row = await stored(id);
+    expect(row).toMatchObject({ status: JobStatus.DEAD, last_error: expect.stringContaining('TypeError') });
+
+    const run = await runJob(new DueDateHandler(), { due });
+    expect(run.kind).toBe('dead');
+    const error = (run as { error: Error }).error;
+    expect(`${error.name}: ${error.message}`).toBe(row.last_error);
+  });
+
+  it('progress is recorded as stored, and the job starts with no progress, as in the engine', async () => {
+    const { id } = await t.jobs.enqueue('REPORTS_A_DATE', {});
+    await drainQueue(t.app, { timeoutMs: 10_000 });
+    const row = await stored(id);
+    expect(row).toMatchObject({ status: JobStatus.COMPLETED, result: { progressBefore: null } });
+
+    const run = await runJob(new ReportsADateHandler(), {});
+    expect(run).toMatchObject({ kind: 'completed', result: row.result });
+    expect(run.progress).toEqual([row.progress]);
   });
 
   it('a result JSON cannot hold completes the job with no result, and says why', async () => {

@@ -6,9 +6,9 @@ import { findUnstorableJson } from '../job/json-safety';
 export type JobProgressInput = number | { percent?: number | null; data?: Record<string, unknown> | null };
 
 /**
- * Checks a progress report and returns it as stored: `percent` a number from 0 to 100, `data` a JSON object of at
- * most MAX_PROGRESS_DATA_BYTES that jsonb can hold (findUnstorableJson), at least one of them. A bad report is a JobValidationError naming the field (a
- * 400 over HTTP; a rejection of `progress()` in a handler).
+ * Checks a progress report and returns it as stored, its `data` through JSON: `percent` a number from 0 to 100, `data`
+ * a JSON object of at most MAX_PROGRESS_DATA_BYTES that jsonb can hold (findUnstorableJson), at least one of them. A
+ * bad report is a JobValidationError naming the field (a 400 over HTTP; a rejection of `progress()` in a handler).
  */
 export function readJobProgress(input: unknown): JobProgress {
   const given = typeof input === 'number' ? { percent: input } : input;
@@ -31,11 +31,14 @@ export function readJobProgress(input: unknown): JobProgress {
     if (Buffer.byteLength(text) > MAX_PROGRESS_DATA_BYTES) {
       throw invalid('data', `must be at most ${MAX_PROGRESS_DATA_BYTES} bytes as JSON (got ${Buffer.byteLength(text)})`);
     }
-    // Checked as it will be stored: JSON text, where undefined fields and functions are gone and dates are strings.
-    const unstorable = findUnstorableJson(JSON.parse(text), 'data');
+    // Checked and answered as it will be stored: JSON text, where undefined fields and functions are gone and dates
+    // are strings.
+    const stored = JSON.parse(text) as Record<string, unknown>;
+    const unstorable = findUnstorableJson(stored, 'data');
     if (unstorable) throw invalid(unstorable.field, unstorable.problem);
+    return { percent: percent as number | null, data: stored };
   }
-  return { percent: percent as number | null, data: data as Record<string, unknown> | null };
+  return { percent: percent as number | null, data: null };
 }
 
 function invalid(field: string, problem: string): JobValidationError {

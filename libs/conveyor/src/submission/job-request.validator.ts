@@ -1,24 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
 import { createHash } from 'node:crypto';
 import { CONVEYOR_OPTIONS } from '../config/conveyor.constants';
 import { MESSAGES } from '../errors/conveyor.messages';
 import { ConveyorOptions } from '../config/conveyor-options.interface';
-import { FieldProblem, JobValidationError } from '../errors/job-request.errors';
+import { FieldProblem } from '../errors/job-request.errors';
 import { HandlerRegistry } from '../handlers/handler-registry.service';
 import { NewJobRow } from '../storage/statements/new-job-row';
 import { canonicalJson } from './canonical-json';
 import { isPlainlyValidEnvelope } from './envelope-fast-path';
 import { newJobId } from '../job/job-id';
-import { findUnstorableJson } from '../job/json-safety';
 import { SubmitJobEnvelope } from './envelope/submit-job-envelope';
-import { envelopeProblems, flattenValidationErrors } from './envelope/envelope-problems';
+import { envelopeProblems } from './envelope/envelope-problems';
+import { invalidSubmission, payloadProblems } from './payload-problems';
 import { isRunAtText, RUN_AT_PROBLEM } from './run-at-text';
 
 const ENVELOPE_KEYS = ['type', 'payload', 'queue', 'priority', 'runAt', 'delayMs', 'maxAttempts', 'idempotencyKey', 'uniqueKey'];
 const ENVELOPE_KEY_SET = new Set(ENVELOPE_KEYS);
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * The single check of a submission, for REST and in-code callers alike: the envelope (class-validator on
@@ -35,9 +32,7 @@ export class JobRequestValidator {
   /** Validates one submission; `path` prefixes field names (e.g. `jobs[2].`). Throws JobValidationError. */
   toRow(input: unknown, path = ''): NewJobRow {
     const problems = this.check(input, path);
-    if (problems.length > 0) {
-      throw new JobValidationError(`Invalid job submission: ${problems.map((p) => p.field).join(', ')}`, problems);
-    }
+    if (problems.length > 0) throw invalidSubmission(problems);
     const req = input as SubmitJobEnvelope;
     const handler = this.registry.get(req.type);
     const queue = req.queue ?? handler?.queue ?? 'default';
@@ -98,10 +93,7 @@ export class JobRequestValidator {
 
   /** Problems of the payload of a job whose envelope is valid: storable as jsonb, and valid for its handler. */
   private checkPayloadOf(type: string, payload: unknown, path: string): FieldProblem[] {
-    const unstorable = findUnstorableJson(payload, `${path}payload`);
-    if (unstorable) return [{ field: unstorable.field, problems: [unstorable.problem] }];
-    const payloadClass = this.registry.get(type)?.payloadClass;
-    return payloadClass ? this.checkPayload(payloadClass, payload, `${path}payload`) : [];
+    return payloadProblems(payload, this.registry.get(type)?.payloadClass ?? null, `${path}payload`);
   }
 
   isKnownType(type: string): boolean {
@@ -111,16 +103,6 @@ export class JobRequestValidator {
   /** Every type a submission may name: those with an in-process handler and the external ones. */
   knownTypes(): string[] {
     return [...this.registry.types(), ...this.options.externalTypes];
-  }
-
-  private checkPayload(cls: new () => object, payload: unknown, field: string): FieldProblem[] {
-    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
-      return [{ field, problems: ['must be a JSON object'] }];
-    }
-    const dangerous = findKey(payload, FORBIDDEN_KEYS, field);
-    if (dangerous) return [{ field: dangerous, problems: ['is not allowed'] }];
-    const instance = plainToInstance(cls, payload) as object;
-    return flattenValidationErrors(validateSync(instance, { whitelist: true, forbidNonWhitelisted: true }), `${field}.`);
   }
 }
 
@@ -133,16 +115,6 @@ function isPlainRecord(value: object): boolean {
 function hasOnlyEnvelopeKeys(raw: Record<string, unknown>): boolean {
   for (const k in raw) if (!ENVELOPE_KEY_SET.has(k)) return false;
   return true;
-}
-
-function findKey(value: unknown, keys: Set<string>, path: string): string | null {
-  if (value === null || typeof value !== 'object') return null;
-  for (const k of Object.keys(value)) {
-    if (keys.has(k)) return `${path}.${k}`;
-    const inner = findKey((value as Record<string, unknown>)[k], keys, `${path}.${k}`);
-    if (inner) return inner;
-  }
-  return null;
 }
 
 /** Fingerprint of everything that defines a submission, so a repeat with another body is a 409. */

@@ -15,6 +15,7 @@ import { JobTimeoutError } from '../errors/job-timeout.error';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { FinishRow } from '../storage/statements/finish-row';
 import { JobRun, JobRunOutcome } from './job-run-outcome';
+import { invalidSubmission, payloadProblems } from '../submission/payload-problems';
 import { buildTestJob } from './test-job';
 
 /** How `runJob` sets up the attempt. */
@@ -54,13 +55,18 @@ const TEST_WORKER = 'conveyor-testing';
  * (its timeout among them: an attempt still running then is aborted and fails with JobTimeoutError), the check of a
  * result before it is stored, and the classification of what the handler threw — or, once the attempt is aborted, of
  * the abort's reason, whatever the handler does after. So a test can assert "this input is retried", "that one is
- * given up" without starting Conveyor.
+ * given up" without starting Conveyor. The payload is checked as a submission checks it (storable as jsonb, valid
+ * against the handler's payload class): one a submission would refuse rejects with the same JobValidationError, and
+ * the handler never runs. It reaches the handler as stored, through JSON (a Date is an ISO string), as in the engine.
  */
 export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, options: RunJobOptions<P> = {}): Promise<JobRun<P, R>> {
   const defaults = conveyorDefaults();
   const meta = jobHandlerMetadataOf(handler);
   const settings = jobHandlerSettings(meta, defaults);
-  const job = buildTestJob(payload, {
+  // A payload a submission would refuse never reaches a handler; one it takes reaches it as stored, through JSON.
+  const problems = payloadProblems(payload, settings.payloadClass);
+  if (problems.length > 0) throw invalidSubmission(problems);
+  const job = buildTestJob(JSON.parse(JSON.stringify(payload)) as P, {
     ...(meta ? { type: meta.type } : {}),
     queue: settings.queue,
     attempts: options.attempt ?? 1,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { newJobId } from '../job/job-id';
 import { conveyorDefaults } from '../config/conveyor-defaults';
 import { Job } from '../job/job';
 import { PlainJob } from '../job/plain-job';
@@ -12,7 +13,7 @@ export function buildTestJob<P>(payload: P, fields: Partial<Job<P>> = {}): Job<P
   const now = new Date();
   const job = new PlainJob<P>();
   Object.assign(job, {
-    id: randomUUID(),
+    id: newJobId(),
     seq: '1',
     queue: 'default',
     type: 'test',
@@ -36,6 +37,7 @@ export function buildTestJob<P>(payload: P, fields: Partial<Job<P>> = {}): Job<P
     updatedAt: now,
     startedAt: now,
     finishedAt: null,
+    progress: null,
     ...fields,
   });
   return job;
