@@ -50,13 +50,22 @@ class StuckHandler extends JobHandlerHost {
   }
 }
 
+/** StuckHandler's kind, one at a time: the jobs behind the running one stay due. */
+@Injectable()
+@JobHandler('DRAIN_STUCK_ONE_AT_A_TIME', { concurrency: 1 })
+class StuckOneAtATimeHandler extends StuckHandler {}
+
 describe('drainQueue (@conveyor/core/testing)', () => {
   let schema: TestSchema;
   let t: TestApp;
 
   beforeAll(async () => {
     schema = await createTestSchema('drain');
-    t = await createTestApp({ schema: schema.schema, http: false, providers: [ParentHandler, ChildHandler, FailingHandler, StuckHandler] });
+    t = await createTestApp({
+      schema: schema.schema,
+      http: false,
+      providers: [ParentHandler, ChildHandler, FailingHandler, StuckHandler, StuckOneAtATimeHandler],
+    });
   });
 
   afterAll(async () => {
@@ -103,5 +112,20 @@ describe('drainQueue (@conveyor/core/testing)', () => {
   it('rejects with DrainTimeoutError when a job is still running at the deadline', async () => {
     await t.jobs.enqueue('DRAIN_STUCK', {});
     await expect(drainQueue(t.app, { timeoutMs: 300 })).rejects.toBeInstanceOf(DrainTimeoutError);
+  });
+
+  it('says how many jobs were left at the deadline, due and running, as the database holds them', async () => {
+    for (let i = 0; i < 3; i++) await t.jobs.enqueue('DRAIN_STUCK_ONE_AT_A_TIME', {});
+    const error = await drainQueue(t.app, { timeoutMs: 300 }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(DrainTimeoutError);
+    const { rows } = await t.sql.query<{ due: number; running: number }>(
+      `SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS due, count(*) FILTER (WHERE status = 'RUNNING')::int AS running
+         FROM ${t.jobsTable} WHERE type LIKE 'DRAIN_STUCK%'`,
+    );
+    // The earlier test's stuck job, and the three of this one: at most one of them started, the rest waits for its slot.
+    expect(rows[0].due + rows[0].running).toBe(4);
+    const { due, running, remaining, message } = error as DrainTimeoutError;
+    expect({ due, running, remaining }).toEqual({ ...rows[0], remaining: 4 });
+    expect(message).toBe(`The queue was not drained within 300 ms: ${due} ${due === 1 ? 'job' : 'jobs'} due, ${running} running`);
   });
 });

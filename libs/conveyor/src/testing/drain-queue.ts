@@ -36,7 +36,8 @@ export interface DrainResult {
 /**
  * Runs the app's due jobs now and resolves once none is left: no job of a type this app runs is due (outside
  * paused queues), none is claimed, running or waiting for its outcome to be written. Jobs that fail and are
- * retried later, or are scheduled in the future, are not waited for. Uses the app's own worker: the engine
+ * retried later, or are scheduled in the future, are not waited for: a retry runs in the drain only if its backoff has
+ * ended when the drain checks the queue after the attempt (so a backoff of a few milliseconds races that check). Uses the app's own worker: the engine
  * must have started (`app.init()`, `runWorkers` left on). Rejects with DrainTimeoutError after `timeoutMs`.
  */
 export async function drainQueue(app: INestApplicationContext, options: DrainQueueOptions = {}): Promise<DrainResult> {
@@ -66,10 +67,12 @@ export async function drainQueue(app: INestApplicationContext, options: DrainQue
   try {
     for (;;) {
       trigger.jobsDueNow();
-      const remaining = await remainingWork(db, types, engine.workerId, pool);
-      if (remaining === 0) return result;
+      if ((await remainingWork(db, types, engine.workerId, pool)) === 0) return result;
       const left = deadline - Date.now();
-      if (left <= 0) throw new DrainTimeoutError(timeoutMs, remaining);
+      if (left <= 0) {
+        const { due, running } = await workLeft(db, types, engine.workerId, pool);
+        throw new DrainTimeoutError(timeoutMs, due, running);
+      }
       // Re-check when an attempt ends or a slot frees, or after a short wait for jobs the clock makes due.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(checkEveryMs, left));
@@ -92,9 +95,23 @@ export async function drainQueue(app: INestApplicationContext, options: DrainQue
  */
 async function remainingWork(db: ConveyorDatabase, types: string[], workerId: string, pool: WorkerPool): Promise<number> {
   if (heldBy(pool) > 0) return heldBy(pool);
-  if (types.length === 0) return 0;
-  const { rows } = await run<{ count: number }>(db.pool, jobCountDrainable(db.tables, types, workerId));
-  return rows[0].count + heldBy(pool);
+  const { due, running } = await workLeft(db, types, workerId, pool);
+  return due + running;
+}
+
+/**
+ * Every job left, counted apart: the held ones are RUNNING under this worker's claim in the database too, so the
+ * larger of the two counts is what is running (the pool's when a claim returns while the count runs).
+ */
+async function workLeft(
+  db: ConveyorDatabase,
+  types: string[],
+  workerId: string,
+  pool: WorkerPool,
+): Promise<{ due: number; running: number }> {
+  if (types.length === 0) return { due: 0, running: heldBy(pool) };
+  const { rows } = await run<{ due: number; running: number }>(db.pool, jobCountDrainable(db.tables, types, workerId));
+  return { due: rows[0].due, running: Math.max(rows[0].running, heldBy(pool)) };
 }
 
 function heldBy(pool: WorkerPool): number {
