@@ -84,6 +84,17 @@ class ReportsADateHandler extends JobHandlerHost {
   }
 }
 
+/** Takes longer than the engine's default timeout that the app below sets; sets no option of its own. */
+@JobHandler('TAKES_ITS_TIME')
+class TakesItsTimeHandler extends JobHandlerHost {
+  handle(_job: Job, context: JobContext): Promise<string> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve('done'), 1_000);
+      context.signal.addEventListener('abort', () => clearTimeout(timer));
+    });
+  }
+}
+
 /** runJob says what the engine does: the same handler, run by both, ends the same way. */
 describe('runJob agrees with the engine', () => {
   let schema: TestSchema;
@@ -153,6 +164,25 @@ describe('runJob agrees with the engine', () => {
     const run = await runJob(new ReportsADateHandler(), {});
     expect(run).toMatchObject({ kind: 'completed', result: row.result });
     expect(run.progress).toEqual([row.progress]);
+  });
+
+  it("a handler without options runs with the app's engine defaults (timeout, attempts) when runJob is given them", async () => {
+    const engine = { defaultTimeoutMs: 100, defaultMaxAttempts: 1 };
+    const app = await createTestApp({ schema: schema.schema, http: false, providers: [TakesItsTimeHandler], engine });
+    let id: string;
+    try {
+      ({ id } = await app.jobs.enqueue('TAKES_ITS_TIME', {}));
+      await drainQueue(app.app, { timeoutMs: 10_000 });
+    } finally {
+      await app.close();
+    }
+    const row = await stored(id);
+    expect(row).toMatchObject({ status: JobStatus.DEAD, errors: [{ kind: 'timeout' }] });
+
+    const run = await runJob(new TakesItsTimeHandler(), {}, { engine });
+    expect(run.kind).toBe('dead');
+    const error = (run as { error: Error }).error;
+    expect(`${error.name}: ${error.message}`).toBe(row.last_error);
   });
 
   it('a result JSON cannot hold completes the job with no result, and says why', async () => {

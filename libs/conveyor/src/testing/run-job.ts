@@ -1,5 +1,5 @@
 import { BackoffOptions } from '../config/backoff-options.interface';
-import { conveyorDefaults } from '../config/conveyor-defaults';
+import { ConveyorOptionsInput, validateConveyorOptions } from '../config/validate-conveyor-options';
 import { PermanentJobError } from '../errors/permanent-job.error';
 import { RetryLaterError } from '../errors/retry-later.error';
 import { JobContext } from '../handlers/job-context.interface';
@@ -22,6 +22,12 @@ import { buildTestJob } from './test-job';
 export interface RunJobOptions<P> {
   /** Which attempt this is (1 = first); with `maxAttempts`, decides between `retry` and `dead`. Default 1. */
   attempt?: number;
+  /**
+   * The engine options the app gives `ConveyorModule` (`forRoot`): their `defaultMaxAttempts`, `defaultTimeoutMs`,
+   * `backoff` and `maxSnoozes` apply where the handler's `@JobHandler` leaves them out, as in the app's worker.
+   * Checked as the module checks them. Default: the engine's defaults.
+   */
+  engine?: ConveyorOptionsInput;
   /** Default: the handler's `@JobHandler` `maxAttempts`, else the engine's `defaultMaxAttempts`. */
   maxAttempts?: number;
   /** Retry backoff used to compute `delayMs`, over the handler's `@JobHandler` `backoff` and the engine's default. */
@@ -51,7 +57,7 @@ const TEST_WORKER = 'conveyor-testing';
 
 /**
  * Runs one attempt of `handler` on `payload` with a real JobContext and no database, and says what the engine would
- * do after it, decided by the engine's own code: the handler's `@JobHandler` settings over the engine's defaults
+ * do after it, decided by the engine's own code: the handler's `@JobHandler` settings over the engine's options
  * (its timeout among them: an attempt still running then is aborted and fails with JobTimeoutError), the check of a
  * result before it is stored, and the classification of what the handler threw — or, once the attempt is aborted, of
  * the abort's reason, whatever the handler does after. So a test can assert "this input is retried", "that one is
@@ -60,9 +66,9 @@ const TEST_WORKER = 'conveyor-testing';
  * the handler never runs. It reaches the handler as stored, through JSON (a Date is an ISO string), as in the engine.
  */
 export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, options: RunJobOptions<P> = {}): Promise<JobRun<P, R>> {
-  const defaults = conveyorDefaults();
+  const engine = validateConveyorOptions(options.engine);
   const meta = jobHandlerMetadataOf(handler);
-  const settings = jobHandlerSettings(meta, defaults);
+  const settings = jobHandlerSettings(meta, engine);
   // A payload a submission would refuse never reaches a handler; one it takes reaches it as stored, through JSON.
   const problems = payloadProblems(payload, settings.payloadClass);
   if (problems.length > 0) throw invalidSubmission(problems);
@@ -101,7 +107,7 @@ export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, op
   };
   const end = await runAttempt(() => handler.handle(job, context), attempt, options.signal, settings.timeoutMs);
   const backoff = { ...settings.backoff, ...options.backoff };
-  const row = attemptRow(job, { backoff }, end, TEST_WORKER, options.maxSnoozes ?? defaults.maxSnoozes);
+  const row = attemptRow(job, { backoff }, end, TEST_WORKER, options.maxSnoozes ?? engine.maxSnoozes);
   return { ...outcomeOf<R>(row, end), job, heartbeats, progress: reported };
 }
 
