@@ -95,6 +95,17 @@ class TakesItsTimeHandler extends JobHandlerHost {
   }
 }
 
+/** Keeps its context, so the test can report through it once the attempt is over. */
+@JobHandler('KEEPS_ITS_CONTEXT')
+class KeepsItsContextHandler extends JobHandlerHost {
+  static context: JobContext | undefined;
+
+  handle(_job: Job, context: JobContext): string {
+    KeepsItsContextHandler.context = context;
+    return 'returned';
+  }
+}
+
 /** runJob says what the engine does: the same handler, run by both, ends the same way. */
 describe('runJob agrees with the engine', () => {
   let schema: TestSchema;
@@ -105,7 +116,15 @@ describe('runJob agrees with the engine', () => {
     t = await createTestApp({
       schema: schema.schema,
       http: false,
-      providers: [OverrunningHandler, IgnoresCancelHandler, BigIntHandler, InvoiceHandler, DueDateHandler, ReportsADateHandler],
+      providers: [
+        OverrunningHandler,
+        IgnoresCancelHandler,
+        BigIntHandler,
+        InvoiceHandler,
+        DueDateHandler,
+        ReportsADateHandler,
+        KeepsItsContextHandler,
+      ],
     });
   });
   afterAll(async () => {
@@ -183,6 +202,25 @@ describe('runJob agrees with the engine', () => {
     expect(run.kind).toBe('dead');
     const error = (run as { error: Error }).error;
     expect(`${error.name}: ${error.message}`).toBe(row.last_error);
+  });
+
+  it('a report once the attempt is over rejects with LeaseLostError, after the check of what it reports', async () => {
+    const late = async (context: JobContext) => ({
+      progress: await context.progress(50).catch((err: unknown) => err),
+      heartbeat: await context.heartbeat().catch((err: unknown) => err),
+      bad: await context.progress(101).catch((err: unknown) => err),
+    });
+    const { id } = await t.jobs.enqueue('KEEPS_ITS_CONTEXT', {});
+    await drainQueue(t.app, { timeoutMs: 10_000 });
+    expect(await stored(id)).toMatchObject({ status: JobStatus.COMPLETED, result: 'returned' });
+    const refused = { progress: expect.any(LeaseLostError), heartbeat: expect.any(LeaseLostError), bad: expect.any(JobValidationError) };
+    expect(await late(KeepsItsContextHandler.context!)).toEqual(refused);
+    expect(await stored(id)).toMatchObject({ status: JobStatus.COMPLETED, progress: null });
+
+    const run = await runJob(new KeepsItsContextHandler(), {});
+    expect(run).toMatchObject({ kind: 'completed', result: 'returned' });
+    expect(await late(KeepsItsContextHandler.context!)).toEqual(refused);
+    expect(run.progress).toEqual([]);
   });
 
   it('a result JSON cannot hold completes the job with no result, and says why', async () => {

@@ -91,21 +91,27 @@ export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, op
     if (err instanceof LeaseLostError) attempt.abort(err);
     throw err;
   };
+  // Once the attempt is over its claim is gone, so a report then (a handler's late or unawaited call) finds no lease
+  // to extend in the engine and rejects with LeaseLostError, after the check of what it reports.
+  let over = false;
   const context: JobContext = {
     signal: attempt.signal,
     attempt: job.attempts,
     workerId: options.workerId ?? TEST_WORKER,
     heartbeat: () => {
       heartbeats++;
+      if (over) return Promise.reject(new LeaseLostError(job.id));
       return beat().catch(claimLost);
     },
     progress: async (input) => {
       const progress = readJobProgress(input);
+      if (over) throw new LeaseLostError(job.id);
       reported.push(progress);
       return report(progress).catch(claimLost);
     },
   };
   const end = await runAttempt(() => handler.handle(job, context), attempt, options.signal, settings.timeoutMs);
+  over = true;
   const backoff = { ...settings.backoff, ...options.backoff };
   const row = attemptRow(job, { backoff }, end, TEST_WORKER, options.maxSnoozes ?? engine.maxSnoozes);
   return { ...outcomeOf<R>(row, end), job, heartbeats, progress: reported };
