@@ -299,6 +299,29 @@ describe('external workers over HTTP', () => {
       expect(rows[0].due_in_ms).toBeLessThanOrEqual(600_000);
     });
 
+    it('fail with retryAt, retryInMs or permanent null: read as left out, as a worker that writes every field sends them', async () => {
+      const failed = await enqueue('EXT_A', 'null-fields', { maxAttempts: 3 });
+      const [first] = await claimed('null-fields', { workerId: 'ext-1' });
+      await t
+        .api()
+        .post(`/jobs/${failed}/fail`)
+        .send({ leaseToken: first.leaseToken, error: 'boom', retryAt: null, retryInMs: null, permanent: null })
+        .expect(200);
+      expect(await t.row(failed)).toMatchObject({ status: 'RETRYING', attempts: 1, snoozes: 0, last_error: 'Error: boom' });
+
+      const snoozed = await enqueue('EXT_A', 'null-fields-later');
+      const [second] = await claimed('null-fields-later', { workerId: 'ext-1' });
+      const retryAt = new Date(Date.now() + 3_600_000).toISOString();
+      await t
+        .api()
+        .post(`/jobs/${snoozed}/fail`)
+        .send({ leaseToken: second.leaseToken, error: 'busy', retryAt, retryInMs: null, permanent: null })
+        .expect(200);
+      const row = await t.row(snoozed);
+      expect(row).toMatchObject({ status: 'RETRYING', attempts: 0, snoozes: 1 });
+      expect(Math.abs((row!.run_at as Date).getTime() - new Date(retryAt).getTime())).toBeLessThan(5_000);
+    });
+
     it('hand-back: PENDING again at once for any worker, the attempt and snoozes untouched, the lease cleared', async () => {
       const id = await enqueue('EXT_A', 'handed');
       const [job] = await claimed('handed', { workerId: 'ext-stopping' });

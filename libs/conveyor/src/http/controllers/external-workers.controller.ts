@@ -123,12 +123,13 @@ export class ExternalWorkersController {
   @ApiErrors({ 400: true, 404: true, 409: CONFLICT, 413: true, 503: true })
   fail(@Param('id', JobIdPipe) id: string, @Body(conveyorValidationPipe()) body: FailJobDto): Promise<ExternalOutcome> {
     // Read as runAt is: Date alone rolls 2030-02-30 over to 2 March and 24:00 to the next day.
-    if (body.retryAt !== undefined && !isRunAtText(body.retryAt)) {
+    if (body.retryAt != null && !isRunAtText(body.retryAt)) {
       throw new JobValidationError('Invalid request: retryAt', [
         { field: 'retryAt', problems: ['is not a real date-time between years 0001 and 9999 (UTC)'] },
       ]);
     }
-    const given = (['retryAt', 'retryInMs', 'permanent'] as const).filter((field) => body[field] !== undefined && body[field] !== false);
+    // null is as good as left out (a worker that writes every field sends it for the ones it does not mean).
+    const given = (['retryAt', 'retryInMs', 'permanent'] as const).filter((field) => body[field] != null && body[field] !== false);
     if (given.length > 1) {
       throw new JobValidationError(`Invalid request: ${given[0]}`, [
         { field: given[0], problems: [`give one of retryAt, retryInMs and permanent, not ${given.join(' and ')}`] },
@@ -136,11 +137,7 @@ export class ExternalWorkersController {
     }
     // A delay is counted on this service's clock, so a worker whose clock is off still waits as long as it asked.
     const retryAt =
-      body.retryInMs !== undefined
-        ? new Date(Date.now() + body.retryInMs)
-        : body.retryAt !== undefined
-          ? new Date(body.retryAt)
-          : undefined;
+      body.retryInMs != null ? new Date(Date.now() + body.retryInMs) : body.retryAt != null ? new Date(body.retryAt) : undefined;
     return this.workers.fail(id, body.leaseToken, {
       error: body.error,
       errorName: body.errorName,
