@@ -146,6 +146,22 @@ describe('WorkerPool: a claim’s room', () => {
     expect(pool.claimRequest()?.limit).toBe(2);
   });
 
+  it('counts the room again when a job held back by its cap leaves the buffer unrun (a pause, a cancel, a lost lease)', () => {
+    for (const leave of ['pause', 'cancel', 'lost'] as const) {
+      const { pool } = poolWith({ concurrency: 2, prefetch: 5 }, [handler('A', 1), handler('B')]);
+      pool.start();
+      const heldBack = job('A', 'paused');
+      // A starts, the second A waits for its cap, the first B takes the other slot and the second waits for a slot.
+      pool.accept([job('A'), heldBack, job('B'), job('B')], performance.now());
+      expect(pool.claimRequest()?.limit).toBe(4);
+      if (leave === 'pause') pool.queuePaused('paused');
+      else if (leave === 'cancel') pool.cancelled(heldBack.id, 'tok');
+      else pool.markLost([{ id: heldBack.id, token: 'tok' }]);
+      // The B still buffered takes its room as before: 2 + 5 - 2 running - 1 buffered.
+      expect({ leave, limit: pool.claimRequest()?.limit }).toEqual({ leave, limit: 4 });
+    }
+  });
+
   it('excludes a queue at its concurrency cap, counting buffered jobs too', () => {
     const { pool } = poolWith({ concurrency: 10, queueConcurrency: { slow: 1 } }, [handler('A')]);
     pool.start();
