@@ -1,3 +1,4 @@
+import { Type } from '@nestjs/common';
 import { Job, JobHandler, JobHandlerHost } from '@conveyor/core';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
@@ -26,21 +27,21 @@ class CappedReportHandler extends JobHandlerHost {
 }
 
 /**
- * With the default (adaptive) prefetch, an instance busy with slow jobs keeps none claimed beyond the ones it runs:
- * the rest stay ready in the table for any instance with a free slot.
+ * Two instances over one schema, each running `handler` on `concurrency` slots, whose jobs run until `release` is
+ * called; `byStatusAndWorker` counts the jobs by status and locked_by, as `STATUS:worker:n`.
  */
-describe('no hoarding with the default prefetch', () => {
+function twoInstances(schemaName: string, handler: Type, concurrency: number, idPrefix: string, release: () => void) {
   let schema: TestSchema;
   const apps: TestApp[] = [];
 
   beforeAll(async () => {
-    schema = await createTestSchema('no_hoarding');
+    schema = await createTestSchema(schemaName);
     for (const name of ['a', 'b']) {
       apps.push(
         await createTestApp({
           schema: schema.schema,
-          providers: [SlowReportHandler],
-          engine: { concurrency: 2, workerId: `hoard-${name}` },
+          providers: [handler],
+          engine: { concurrency, workerId: `${idPrefix}-${name}` },
         }),
       );
     }
@@ -59,63 +60,40 @@ describe('no hoarding with the default prefetch', () => {
     return rows.map((r) => `${r.status}:${r.locked_by ?? '-'}:${r.n}`);
   };
 
-  it('two instances of 2 slots each run 2 slow jobs apiece and leave the other 2 of 6 unclaimed', async () => {
-    await apps[0].jobs.enqueueMany(Array.from({ length: 6 }, (_, i) => ({ type: 'SLOW_REPORT', payload: { i } })));
-
+  /** Enqueues `total` jobs of `type`, expects `held` (status:worker:n rows) once both run jobs, then lets all finish. */
+  const expectHeld = async (type: string, total: number, held: string[]) => {
+    await apps[0].jobs.enqueueMany(Array.from({ length: total }, (_, i) => ({ type, payload: { i } })));
     await waitFor(async () => ((await byStatusAndWorker()).filter((r) => r.startsWith('RUNNING:')).length === 2 ? true : undefined), {
       message: 'both instances to run jobs',
     });
-    expect(await byStatusAndWorker()).toEqual(['PENDING:-:2', 'RUNNING:hoard-a:2', 'RUNNING:hoard-b:2']);
+    expect(await byStatusAndWorker()).toEqual(held);
 
     release();
-    await waitFor(async () => ((await byStatusAndWorker()).join() === 'COMPLETED:-:6' ? true : undefined), {
-      message: 'all 6 jobs to complete',
+    await waitFor(async () => ((await byStatusAndWorker()).join() === `COMPLETED:-:${total}` ? true : undefined), {
+      message: `all ${total} jobs to complete`,
     });
+  };
+
+  return { expectHeld };
+}
+
+/**
+ * With the default (adaptive) prefetch, an instance busy with slow jobs keeps none claimed beyond the ones it runs:
+ * the rest stay ready in the table for any instance with a free slot.
+ */
+describe('no hoarding with the default prefetch', () => {
+  const { expectHeld } = twoInstances('no_hoarding', SlowReportHandler, 2, 'hoard', () => release());
+
+  it('two instances of 2 slots each run 2 slow jobs apiece and leave the other 2 of 6 unclaimed', async () => {
+    await expectHeld('SLOW_REPORT', 6, ['PENDING:-:2', 'RUNNING:hoard-a:2', 'RUNNING:hoard-b:2']);
   });
 });
 
 /** A claim of types that are all capped takes no more than their caps let start, whatever room the pool has. */
 describe('no hoarding of capped types', () => {
-  let schema: TestSchema;
-  const apps: TestApp[] = [];
-
-  beforeAll(async () => {
-    schema = await createTestSchema('no_hoarding_capped');
-    for (const name of ['a', 'b']) {
-      apps.push(
-        await createTestApp({
-          schema: schema.schema,
-          providers: [CappedReportHandler],
-          engine: { concurrency: 4, workerId: `capped-${name}` },
-        }),
-      );
-    }
-  });
-
-  afterAll(async () => {
-    releaseCapped();
-    await Promise.all(apps.map((a) => a.close()));
-    await schema?.drop();
-  });
-
-  const byStatusAndWorker = async () => {
-    const { rows } = await apps[0].sql.query<{ status: string; locked_by: string | null; n: number }>(
-      `SELECT status, locked_by, count(*)::int AS n FROM ${apps[0].jobsTable} GROUP BY 1, 2 ORDER BY 1, 2`,
-    );
-    return rows.map((r) => `${r.status}:${r.locked_by ?? '-'}:${r.n}`);
-  };
+  const { expectHeld } = twoInstances('no_hoarding_capped', CappedReportHandler, 4, 'capped', () => releaseCapped());
 
   it('two instances of 4 slots, running a type capped at 1, hold one job apiece and leave the other 2 of 4 unclaimed', async () => {
-    await apps[0].jobs.enqueueMany(Array.from({ length: 4 }, (_, i) => ({ type: 'CAPPED_REPORT', payload: { i } })));
-
-    await waitFor(async () => ((await byStatusAndWorker()).filter((r) => r.startsWith('RUNNING:')).length === 2 ? true : undefined), {
-      message: 'both instances to run jobs',
-    });
-    expect(await byStatusAndWorker()).toEqual(['PENDING:-:2', 'RUNNING:capped-a:1', 'RUNNING:capped-b:1']);
-
-    releaseCapped();
-    await waitFor(async () => ((await byStatusAndWorker()).join() === 'COMPLETED:-:4' ? true : undefined), {
-      message: 'all 4 jobs to complete',
-    });
+    await expectHeld('CAPPED_REPORT', 4, ['PENDING:-:2', 'RUNNING:capped-a:1', 'RUNNING:capped-b:1']);
   });
 });
