@@ -1,7 +1,7 @@
 import { ConveyorClient } from '../conveyor-client';
 import { ConveyorHttpError } from '../conveyor-http.error';
 import { sleep } from '../sleep';
-import { ClaimedJob, ProgressReport } from '../worker-protocol.types';
+import { ClaimedJob, FailureReport, ProgressReport } from '../worker-protocol.types';
 import { JobCancelledError, LeaseLostError, WorkerStoppedError } from './abort-reasons';
 import { failureReport } from './failure-report';
 import { WorkerContext, WorkerHandler } from './worker-handler.types';
@@ -47,6 +47,8 @@ export class JobRun {
   private leaseDeadline: ReturnType<typeof setTimeout> | undefined;
   /** The server's refusal of the handler's result, once it refused it. */
   private refusal: ConveyorHttpError | null = null;
+  /** The server refused `retryInMs` (it is older than the field): retry times go as `retryAt`. */
+  private retryInMsRefused = false;
 
   /** `claimSentAt`: the performance.now() at which the claim that returned the job was sent. */
   constructor(
@@ -94,10 +96,7 @@ export class JobRun {
       } catch (err) {
         if (this.lost) return;
         const reason = this.abort.signal.aborted ? this.abort.signal.reason : err;
-        report =
-          reason instanceof WorkerStoppedError
-            ? () => settings.client.handBack(job.id, job.leaseToken)
-            : () => settings.client.fail(job.id, job.leaseToken, failureReport(reason));
+        report = reason instanceof WorkerStoppedError ? () => settings.client.handBack(job.id, job.leaseToken) : () => this.fail(reason);
       }
       await this.report(report);
     } finally {
@@ -218,6 +217,26 @@ export class JobRun {
   }
 
   /**
+   * Fails the attempt for `reason`. A server older than `retryInMs` refuses it (400 naming the field), and a report it
+   * refused would go unwritten: the retry time then goes as `retryAt`, by this machine's clock, which it takes.
+   */
+  private async fail(reason: unknown): Promise<void> {
+    const { client } = this.settings;
+    const report = failureReport(reason);
+    if (report.retryInMs === undefined) {
+      await client.fail(this.job.id, this.job.leaseToken, report);
+      return;
+    }
+    try {
+      await client.fail(this.job.id, this.job.leaseToken, this.retryInMsRefused ? asRetryAt(report) : report);
+    } catch (err) {
+      if (this.retryInMsRefused || !isFieldRefused(err, 'retryInMs')) throw err;
+      this.retryInMsRefused = true;
+      await client.fail(this.job.id, this.job.leaseToken, asRetryAt(report));
+    }
+  }
+
+  /**
    * Sends the outcome, again through network trouble, a 5xx and a 429 for up to one lease, while the lease may still be
    * ours (the heartbeat goes on extending it): an outcome outlives a service restarted within the lease, instead of its
    * job running again after the sweeper rescued it. A pause is at most a heartbeat interval, so a service that is back
@@ -254,6 +273,16 @@ function isClaimGone(err: unknown): boolean {
 function isResultRefused(err: unknown): err is ConveyorHttpError {
   if (!(err instanceof ConveyorHttpError)) return false;
   return err.status === 413 || (err.status === 400 && err.fields.some((field) => /^result($|[.[])/.test(field)));
+}
+
+/** A 400 naming `field`: a server older than the field refuses it as unknown. */
+function isFieldRefused(err: unknown, field: string): boolean {
+  return err instanceof ConveyorHttpError && err.status === 400 && err.fields.includes(field);
+}
+
+/** A report's retry delay as a time by this machine's clock, the form every server takes. */
+function asRetryAt({ retryInMs, ...report }: FailureReport): FailureReport {
+  return { ...report, retryAt: new Date(Date.now() + (retryInMs ?? 0)) };
 }
 
 /** The server refused because an operator cancelled the job. */

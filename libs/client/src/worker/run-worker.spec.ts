@@ -212,6 +212,44 @@ describe('runWorker without a server', () => {
     expect(completedAt! - backAt).toBeLessThan(1_000); // told within a heartbeat interval (and a request) of its return
   }, 15_000);
 
+  it("sends a RetryLaterError's time as retryAt to a server older than retryInMs, which refuses that field", async () => {
+    const bodies: Record<string, unknown>[] = [];
+    let claims = 0;
+    const fetchImpl = (async (url: string | URL, init?: RequestInit) => {
+      const path = new URL(String(url)).pathname;
+      if (path.endsWith('/claim')) return json(200, { jobs: claims++ === 0 ? [claimedJob('j7')] : [] });
+      if (!path.endsWith('/fail')) return json(200, { id: 'j7', lockedUntil: new Date().toISOString() });
+      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+      bodies.push(body);
+      if ('retryInMs' in body) {
+        const details = [{ field: 'retryInMs', problems: ['property retryInMs should not exist'] }];
+        return json(400, { statusCode: 400, error: 'Bad Request', message: 'Invalid request: retryInMs', details });
+      }
+      return json(200, { id: 'j7', status: 'RETRYING', retryInMs: 60_000 });
+    }) as typeof fetch;
+    const worker = runWorker(
+      'q',
+      () => {
+        throw new RetryLaterError(60_000, 'busy');
+      },
+      {
+        client: new ConveyorClient({ baseUrl: 'http://h', fetch: fetchImpl }),
+        idleBackoff: { minMs: 1000, maxMs: 1000 },
+        onError: () => undefined,
+      },
+    );
+    while (bodies.length === 0) await new Promise((r) => setTimeout(r, 10));
+    while (worker.running > 0) await new Promise((r) => setTimeout(r, 10));
+    await worker.stop();
+    expect(bodies).toEqual([
+      { leaseToken: 't', error: 'busy', retryInMs: expect.any(Number) },
+      { leaseToken: 't', error: 'busy', retryAt: expect.any(String) },
+    ]);
+    const dueIn = new Date(bodies[1].retryAt as string).getTime() - Date.now();
+    expect(dueIn).toBeGreaterThan(50_000);
+    expect(dueIn).toBeLessThanOrEqual(60_000);
+  });
+
   it('hands the job back when a heartbeat gets through after the lease was counted lost', async () => {
     let signalled!: () => void;
     const lapsed = new Promise<void>((resolve) => (signalled = resolve));
