@@ -9,6 +9,7 @@ import { findFreePort } from '../../libs/embedded-postgres/src/free-port';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { waitFor } from '../support/wait-for';
+import { HttpWorkerPayload } from './support/http-worker-payload';
 import { HttpWorkerProcess, spawnHttpWorker } from './support/spawn-http-worker';
 
 const TYPE = 'EXT_OUTAGE';
@@ -18,6 +19,8 @@ const TYPE = 'EXT_OUTAGE';
  * after 28-40 s waited 10-23 s for it.
  */
 const OUTAGE_MS = 26_000;
+/** How long the service stays dead after a handler returned, before it is started again. */
+const OUTCOME_OUTAGE_MS = 8_000;
 /** Slack for a claim's round trip to a service that just started, on a small CI machine. */
 const SLACK_MS = 3_000;
 
@@ -34,11 +37,12 @@ describe('runWorker outliving the service', () => {
   let worker: HttpWorkerProcess | undefined;
   let env: Record<string, string>;
 
-  const submit = async (baseUrl: string, queue: string): Promise<string> => {
+  const submit = (baseUrl: string, queue: string): Promise<string> => submitJob(baseUrl, queue, {});
+  const submitJob = async (baseUrl: string, queue: string, payload: HttpWorkerPayload): Promise<string> => {
     const res = await fetch(`${baseUrl}/jobs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: TYPE, queue, payload: {} }),
+      body: JSON.stringify({ type: TYPE, queue, payload }),
     });
     expect(res.status).toBe(201);
     return ((await res.json()) as { id: string }).id;
@@ -107,5 +111,27 @@ describe('runWorker outliving the service', () => {
     // not back off would have sent thousands).
     expect(failedDuringOutage).toBeGreaterThan(3);
     expect(failedDuringOutage).toBeLessThanOrEqual(5 + Math.ceil((OUTAGE_MS - 3_000) / 2_500));
+  }, 120_000);
+
+  it('writes an outcome its handler reached while the service was away, once the service is back within the lease', async () => {
+    const queue = 'outcome-through-restart';
+    if (!service || service.proc.exitCode !== null || service.proc.signalCode !== null) service = await startServiceProcess({ env });
+    worker?.proc.kill('SIGKILL');
+    await worker?.exited;
+    worker = spawnHttpWorker({ baseUrl: service.baseUrl, queue, workerId: 'restart-worker', leaseMs: 60_000 });
+    await worker.ready;
+    const id = await submitJob(service.baseUrl, queue, { sleepMs: 1_000 });
+    await worker.event((e) => e.event === 'started' && e.id === id);
+
+    service.proc.kill('SIGKILL');
+    await service.exited;
+    await worker.event((e) => e.event === 'returned' && e.id === id);
+    // Longer than the few tries a report used to get (6.2 s), well within the 60 s lease: nothing to wait for but time.
+    await delay(OUTCOME_OUTAGE_MS);
+    service = await startServiceProcess({ env });
+
+    await waitFor(async () => (await jobRow(id)).status === JobStatus.COMPLETED, { message: 'the outcome to be written' });
+    expect(await jobRow(id)).toMatchObject({ attempts: 1, result: { handledBy: 'restart-worker' } });
+    expect(worker.events().filter((e) => e.event === 'started' && e.id === id)).toHaveLength(1);
   }, 120_000);
 });
