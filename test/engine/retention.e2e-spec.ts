@@ -96,7 +96,7 @@ describe('retention and live streams', () => {
 
   it("sends DELETED for each job it deletes, and ends the job's own stream", async () => {
     const { rows } = await t.sql.query(
-      `INSERT INTO ${t.jobsTable} (type, queue, status, finished_at) VALUES ('OLD', 'kept-long', 'COMPLETED', now() - interval '2 minutes') RETURNING id`,
+      `INSERT INTO ${t.jobsTable} (type, queue, status, finished_at) VALUES ('OLD', 'kept-long', 'COMPLETED', now()) RETURNING id`,
     );
     const id = rows[0].id as string;
     const own = await openSse(`${t.baseUrl}/jobs/${id}/events`);
@@ -104,6 +104,9 @@ describe('retention and live streams', () => {
     await own.waitForJob((e) => e.id === id && e.status === 'COMPLETED', 'the current state');
     await waitFor(() => t.app.get(LiveWatchDetector).watched, { message: 'the watch lease to be seen' });
 
+    // Past the retention period only now: the leader's own maintenance runs retention every few ticks, and would
+    // otherwise delete the job before its stream opened or before the watch lease was seen.
+    await t.sql.query(`UPDATE ${t.jobsTable} SET finished_at = now() - interval '2 minutes' WHERE id = $1`, [id]);
     await t.app.get(MaintenanceService).tick();
     const deleted = await deletions.waitForJob((e) => e.id === id && e.status === 'DELETED', 'the deletion on GET /events');
     expect(deleted).toMatchObject({ queue: 'kept-long', type: 'OLD' });
