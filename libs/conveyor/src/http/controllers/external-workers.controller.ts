@@ -116,7 +116,8 @@ export class ExternalWorkersController {
     summary: 'Fail an attempt of a claimed job',
     description:
       'Like a handler that throws: retried with backoff until maxAttempts, then DEAD. `retryAt` asks to run again at ' +
-      'that time without using an attempt; `permanent` ends the job DEAD at once.',
+      "that time without using an attempt, and `retryInMs` that many milliseconds from now by the service's clock; " +
+      '`permanent` ends the job DEAD at once. At most one of the three.',
   })
   @JOB_ID
   @ApiResponse({ status: 200, description: 'The job is RETRYING or DEAD.', type: JobOutcomeDto })
