@@ -139,7 +139,7 @@ describe('runWorker in worker processes', () => {
           ).rows[0],
         { message: `job ${id} to be snoozed` },
       );
-      // Ten minutes off either way: sent as a time, the retry was due at once (snoozed again and again) or 11 minutes on.
+      // Ten minutes off either way: a retry time by the worker's clock would be due at once, or eleven minutes on.
       expect(row).toMatchObject({ status: 'RETRYING', snoozes: 1 });
       expect(row.due_in_ms).toBeGreaterThan(50_000);
       expect(row.due_in_ms).toBeLessThanOrEqual(60_000);
