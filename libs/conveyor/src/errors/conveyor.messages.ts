@@ -11,7 +11,7 @@ export const MESSAGES = {
   cancelledWhileRunning: (id: string) => `Job ${id} was cancelled while it ran; its outcome will not be stored.`,
   cannotRetry: (status: string) => `Only DEAD or CANCELLED jobs can be retried; this job is ${status}.`,
   noHandlerToRetry: (type: string) =>
-    `No handler is registered for job type "${type}" any more, so a retried job would never run; it stays as it is.`,
+    `No handler is registered for job type "${type}" on this instance, which takes submissions of the same types only, so a retried job might never run; it stays as it is.`,
   cannotPurge: (status: string) => `Only COMPLETED, DEAD or CANCELLED jobs can be deleted; this job is ${status}.`,
   idempotencyMismatch: (key: string) => `Idempotency key "${key}" was already used for a different request.`,
   invalidPayload: (type: string) => `The payload does not fit job type "${type}".`,
