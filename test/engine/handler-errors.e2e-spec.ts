@@ -1,5 +1,6 @@
 import { JobHandler, JobHandlerHost, RetryLaterError } from '@conveyor/core';
 import { drainQueue } from '@conveyor/core/testing';
+import { MESSAGES } from '@conveyor/core/errors/conveyor.messages';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 
@@ -44,6 +45,50 @@ class RevokedProxyHandler extends JobHandlerHost {
   }
 }
 
+/** Throws an Error whose `message` getter throws that same error, as a broken wrapper class may. */
+@JobHandler('SELF_THROWING_MESSAGE', { maxAttempts: 1 })
+class SelfThrowingMessageHandler extends JobHandlerHost {
+  handle(): never {
+    const error = new Error('never read');
+    Object.defineProperty(error, 'message', {
+      get() {
+        throw error;
+      },
+    });
+    throw error;
+  }
+}
+
+/** Throws a proxy that throws itself when asked what it is (any `instanceof` of it). */
+@JobHandler('SELF_THROWING_PROXY', { maxAttempts: 1 })
+class SelfThrowingProxyHandler extends JobHandlerHost {
+  handle(): never {
+    const proxy: object = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw proxy;
+        },
+      },
+    );
+    throw proxy;
+  }
+}
+
+/** Does its work, then returns a result whose `toJSON` throws null. */
+@JobHandler('TOJSON_THROWS_NULL', { maxAttempts: 3 })
+class ToJsonThrowsNullHandler extends JobHandlerHost {
+  static runs = 0;
+  handle(): unknown {
+    ToJsonThrowsNullHandler.runs += 1;
+    return {
+      toJSON() {
+        throw null;
+      },
+    };
+  }
+}
+
 describe('errors a handler throws, as stored', () => {
   let schema: TestSchema;
   let t: TestApp;
@@ -53,7 +98,15 @@ describe('errors a handler throws, as stored', () => {
     t = await createTestApp({
       schema: schema.schema,
       http: false,
-      providers: [MissingRetryAfterHandler, OddStackHandler, ThrowingThenHandler, RevokedProxyHandler],
+      providers: [
+        MissingRetryAfterHandler,
+        OddStackHandler,
+        ThrowingThenHandler,
+        RevokedProxyHandler,
+        SelfThrowingMessageHandler,
+        SelfThrowingProxyHandler,
+        ToJsonThrowsNullHandler,
+      ],
     });
   });
   afterAll(async () => {
@@ -90,5 +143,21 @@ describe('errors a handler throws, as stored', () => {
     const row = await storedAfterOneAttempt('REVOKED_PROXY');
     expect(row).toMatchObject({ status: 'DEAD', errors: [{ kind: 'failed' }] });
     expect(row.last_error).toMatch(/^TypeError: .*revoked/);
+  });
+
+  it('an Error whose message cannot be read ends DEAD under its name, and frees its slot', async () => {
+    const row = await storedAfterOneAttempt('SELF_THROWING_MESSAGE');
+    expect(row).toMatchObject({ status: 'DEAD', last_error: 'Error: (unreadable)', errors: [{ kind: 'failed' }] });
+  });
+
+  it('a thrown value that throws itself whenever it is looked at ends DEAD, saying so, and frees its slot', async () => {
+    const row = await storedAfterOneAttempt('SELF_THROWING_PROXY');
+    expect(row).toMatchObject({ status: 'DEAD', last_error: `Error: ${MESSAGES.unreadableFailure}`, errors: [{ kind: 'failed' }] });
+  });
+
+  it('a result whose toJSON throws null completes the job, once, saying why no result was stored', async () => {
+    const row = await storedAfterOneAttempt('TOJSON_THROWS_NULL');
+    expect(row).toMatchObject({ status: 'COMPLETED', last_error: 'result is not JSON-serialisable: Non-error thrown: null', errors: [] });
+    expect(ToJsonThrowsNullHandler.runs).toBe(1);
   });
 });

@@ -14,6 +14,7 @@ import { RegisteredHandler } from '../handlers/registered-handler.interface';
 import { FinishRow } from '../storage/statements/finish-row';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { WorkerShutdownError } from '../errors/worker-shutdown.error';
+import { thrownStack, thrownText } from '../errors/thrown-text';
 import { retryDelayMs } from './retry-delay';
 
 const MAX_STACK = 8_000;
@@ -52,7 +53,13 @@ export function attemptRow(
   try {
     return end.ok ? completedRow(job, end.value) : failed(end.value);
   } catch (err) {
-    return failed(err);
+    // Looking at what was thrown ran its own code (a proxy trap), which threw: the row is made from that, and when that
+    // cannot be looked at either, from an error saying so. Every attempt must end with a row, or its slot never frees.
+    try {
+      return failed(err);
+    } catch {
+      return failed(new Error(MESSAGES.unreadableFailure));
+    }
   }
 }
 
@@ -93,9 +100,8 @@ export function failureRow(
   maxSnoozes: number,
 ): FinishRow {
   const base = { id: job.id, token: job.leaseToken! };
-  const text = clean(describe(err));
-  // Anything may be thrown, and `stack` may be set to anything: only text is kept.
-  const stack = err instanceof Error && typeof err.stack === 'string' && err.stack ? clean(err.stack.slice(0, MAX_STACK)) : undefined;
+  const text = clean(thrownText(err).slice(0, MAX_MESSAGE));
+  const stack = thrownStack(err)?.slice(0, MAX_STACK);
 
   if (err instanceof RetryLaterError) {
     if (job.snoozes >= maxSnoozes) {
@@ -153,15 +159,6 @@ function clean(s: string): string {
   return replaceLoneSurrogates(s.replace(/\u0000/g, '\\0'));
 }
 
-function describe(err: unknown): string {
-  if (err instanceof Error) return `${String(err.name)}: ${String(err.message)}`.slice(0, MAX_MESSAGE);
-  try {
-    return `Non-error thrown: ${JSON.stringify(err)}`.slice(0, MAX_MESSAGE);
-  } catch {
-    return `Non-error thrown: ${String(err)}`.slice(0, MAX_MESSAGE);
-  }
-}
-
 function entry(job: Job, kind: JobErrorKind, error: string, worker: string, stack?: string, retryAt?: Date): JobErrorEntry {
   return {
     attempt: job.attempts,
@@ -169,7 +166,7 @@ function entry(job: Job, kind: JobErrorKind, error: string, worker: string, stac
     kind,
     error,
     worker,
-    ...(stack ? { stack } : {}),
+    ...(stack ? { stack: clean(stack) } : {}),
     ...(retryAt ? { retryAt: retryAt.toISOString() } : {}),
   };
 }

@@ -18,6 +18,7 @@ export const MESSAGES = {
   /** The sweeper appends the worker id and a full stop in SQL. */
   leaseExpiredPrefix: 'Lease expired while held by ',
   timedOut: (ms: number) => `Handler timed out after ${ms} ms.`,
+  unreadableFailure: 'The handler failed with a value that could not be read (looking at it threw, and so did what it threw).',
   snoozeCapReached: (max: number) => `The job asked to be retried later more than ${max} times.`,
   databaseUnavailable: 'The job database is unavailable; try again shortly.',
   statementCancelled: 'The database cancelled the statement before it finished (its statement_timeout, or an operator); try again shortly.',

@@ -1,3 +1,5 @@
+import { thrownMessage } from '../errors/thrown-text';
+
 /** Deepest nesting a payload may have; deeper input is refused rather than risking PostgreSQL's stack limit. */
 export const MAX_JSON_DEPTH = 64;
 
@@ -59,7 +61,7 @@ export function toStorableResult(value: unknown): { ok: true; value: unknown } |
   try {
     text = JSON.stringify(value);
   } catch (err) {
-    return { ok: false, problem: `result is not JSON-serialisable: ${(err as Error).message}` };
+    return { ok: false, problem: `result is not JSON-serialisable: ${thrownMessage(err)}` };
   }
   if (text === undefined) return { ok: true, value: null };
   const parsed = JSON.parse(text) as unknown;
