@@ -89,6 +89,14 @@ class ToJsonThrowsNullHandler extends JobHandlerHost {
   }
 }
 
+/** Asks to run again at the last instant a Date can hold: "never", as some code spells it. */
+@JobHandler('RETRY_AT_END_OF_TIME', { maxAttempts: 1 })
+class RetryAtEndOfTimeHandler extends JobHandlerHost {
+  handle(): never {
+    throw new RetryLaterError(new Date(8.64e15), 'not in this lifetime');
+  }
+}
+
 describe('errors a handler throws, as stored', () => {
   let schema: TestSchema;
   let t: TestApp;
@@ -106,6 +114,7 @@ describe('errors a handler throws, as stored', () => {
         SelfThrowingMessageHandler,
         SelfThrowingProxyHandler,
         ToJsonThrowsNullHandler,
+        RetryAtEndOfTimeHandler,
       ],
     });
   });
@@ -159,5 +168,15 @@ describe('errors a handler throws, as stored', () => {
     const row = await storedAfterOneAttempt('TOJSON_THROWS_NULL');
     expect(row).toMatchObject({ status: 'COMPLETED', last_error: 'result is not JSON-serialisable: Non-error thrown: null', errors: [] });
     expect(ToJsonThrowsNullHandler.runs).toBe(1);
+  });
+
+  it('a RetryLaterError past year 9999 waits until the end of 9999, a run_at the job can be read back with', async () => {
+    const { id } = await t.jobs.enqueue('RETRY_AT_END_OF_TIME', {});
+    await drainQueue(t.app, { timeoutMs: 10_000 });
+    const job = await t.jobs.get(id);
+    expect(job).toMatchObject({ status: 'RETRYING', attempts: 0, snoozes: 1 });
+    expect(job.runAt.getTime()).toBeGreaterThan(Date.parse('9999-12-31T00:00:00Z'));
+    expect(job.runAt.getTime()).toBeLessThan(Date.parse('+010000-01-01T00:00:01Z'));
+    expect(job.errors).toMatchObject([{ kind: 'retry-later', retryAt: '9999-12-31T23:59:59.999Z' }]);
   });
 });

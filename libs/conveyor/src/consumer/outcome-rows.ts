@@ -15,6 +15,7 @@ import { FinishRow } from '../storage/statements/finish-row';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { WorkerShutdownError } from '../errors/worker-shutdown.error';
 import { thrownStack, thrownText } from '../errors/thrown-text';
+import { LAST_INSTANT } from '../submission/run-at-text';
 import { retryDelayMs } from './retry-delay';
 
 const MAX_STACK = 8_000;
@@ -108,14 +109,17 @@ export function failureRow(
       const msg = MESSAGES.snoozeCapReached(maxSnoozes);
       return { ...base, status: JobStatus.DEAD, error: msg, entry: entry(job, JobErrorKind.SNOOZE_CAP, msg, worker) };
     }
+    // A time past the calendar PostgreSQL and Date share would be stored as a run_at that reads back as Invalid Date
+    // (the API shows null): the job waits until the calendar's last instant instead.
+    const runAt = new Date(Math.min(err.runAt.getTime(), LAST_INSTANT));
     return {
       ...base,
       status: JobStatus.RETRYING,
-      delay_ms: Math.max(0, err.runAt.getTime() - Date.now()),
+      delay_ms: Math.max(0, runAt.getTime() - Date.now()),
       refund: 1,
       snoozed: 1,
       error: text,
-      entry: entry(job, JobErrorKind.RETRY_LATER, text, worker, undefined, err.runAt),
+      entry: entry(job, JobErrorKind.RETRY_LATER, text, worker, undefined, runAt),
     };
   }
   if (err instanceof PermanentJobError) {

@@ -10,7 +10,7 @@ const RUN_AT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,
  * 0001 as `0000-…`, and PostgreSQL refuses both.
  */
 const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
-const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+export const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** What a submission is told when its `runAt` is not one. */
 export const RUN_AT_PROBLEM = 'must be a date or a date-time with offset, such as 2030-01-01T12:00:00Z';
