@@ -1,5 +1,6 @@
 // Small DOM helpers. Everything the API returns goes in as text (textContent, attributes), never as
-// HTML, so a job payload or error message cannot inject markup into the page.
+// HTML, so a job payload or error message cannot inject markup into the page. API text that shares a line with the
+// page's own words sits in a <bdi>, so direction controls in it (U+202E) cannot reorder those words.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 

@@ -28,7 +28,9 @@ function endedBeforeDue(job) {
 
 /** The lifecycle as dated events, oldest first. */
 function timeline(job) {
-  const events = [{ at: job.createdAt, tone: 'neutral', title: 'Created', text: `in queue ${job.queue}, priority ${job.priority}` }];
+  const events = [
+    { at: job.createdAt, tone: 'neutral', title: 'Created', text: ['in queue ', h('bdi', {}, job.queue), `, priority ${job.priority}`] },
+  ];
   const delayed = new Date(job.runAt).getTime() - new Date(job.createdAt).getTime() > 1000;
   if (delayed && !job.errors.length && !endedBeforeDue(job)) {
     events.push({
@@ -121,7 +123,7 @@ export async function renderJob(root, ctx, id) {
           fact('Finished', job.finishedAt ? `${timestamp(job.finishedAt)}${duration ? ` (ran ${duration})` : ''}` : '—'),
           fact('Idempotency key', job.idempotencyKey, true),
           fact('Unique key', job.uniqueKey, true),
-          job.status === 'RUNNING' ? fact('Held by', `${job.lockedBy} until ${timestamp(job.lockedUntil)}`, true) : null,
+          job.status === 'RUNNING' ? fact('Held by', [h('bdi', {}, job.lockedBy), ` until ${timestamp(job.lockedUntil)}`], true) : null,
         ),
       ),
       h(
@@ -142,7 +144,7 @@ export async function renderJob(root, ctx, id) {
                 h('time', { datetime: e.at, title: timestamp(e.at) }, preciseTime(e.at)),
               ),
               e.text ? h('div', { class: 'tl-text' }, e.text) : null,
-              e.worker ? h('div', { class: 'tl-worker mono' }, `worker ${e.worker}`) : null,
+              e.worker ? h('div', { class: 'tl-worker mono' }, 'worker ', h('bdi', {}, e.worker)) : null,
             ),
           ),
         ),
