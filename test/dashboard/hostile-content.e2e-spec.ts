@@ -38,8 +38,8 @@ const FACTS_INSIDE = `[...document.querySelectorAll('.facts dd')].map((dd) => ({
 
 /**
  * The job view shows whatever the table holds, which producers, handlers and external workers write: markup in any
- * field stays text, direction controls in it do not turn the page's own words around, and a long line stays in its
- * card. The rows are written straight to the table, so no API check stands between them and the page. Driven in
+ * field stays text, direction controls in it do not turn the page's own words around, an error history of any length
+ * draws a bounded page, and a long line stays in its card. The rows are written straight to the table, so no API check stands between them and the page. Driven in
  * headless Chromium against the real app, on both Nest platforms.
  */
 describe.each(['express', 'fastify'] as const)('Dashboard with hostile job content on %s (headless Chromium)', (platform) => {
@@ -111,6 +111,25 @@ describe.each(['express', 'fastify'] as const)('Dashboard with hostile job conte
     // "in queue q‮evil, priority 0" in the timeline; "w‮evil until 28 Nov …" beside "Held by".
     expect(await page.evaluate(readsLeftToRight(', priority'))).toBe(true);
     expect(await page.evaluate(readsLeftToRight('until'))).toBe(true);
+  });
+
+  it('a job with 10,000 entries of error history draws the latest 100 and says so', async () => {
+    const at = Date.now() - 3_600_000;
+    const errors = Array.from({ length: 10_000 }, (_, i) => ({
+      attempt: i + 1,
+      at: new Date(at + i * 100).toISOString(),
+      kind: 'retry-later',
+      error: `not yet ${i + 1}`,
+      worker: 'w1',
+    }));
+    const id = await running({ errors: JSON.stringify(errors) });
+    await openJob(id);
+    const attempts = await page
+      .locator('#errors-table tbody tr')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-attempt')));
+    expect(attempts).toEqual(Array.from({ length: 100 }, (_, i) => String(9_901 + i)));
+    expect(await page.locator('#timeline li').count()).toBe(102); // Created, 100 entries, the attempt started
+    expect(await page.locator('#errors-shown').textContent()).toContain('The latest 100 of 10000');
   });
 
   it('a long line of progress data or a long key scrolls in its card instead of spilling over the card beside it', async () => {

@@ -20,6 +20,16 @@ const KIND_LABELS = {
 };
 /** Kinds that did not use up an attempt: shown as a warning, not a failure. */
 const NOT_FAILURES = new Set(['retry-later', 'handed-back']);
+/**
+ * The most entries of the error history the page draws, the latest: the history has no bound (every retry-later and
+ * hand-back adds one), and the page is drawn again at every live event of a running job. The API answers all of them.
+ */
+const SHOWN_ERRORS = 100;
+
+/** The latest entries of the error history, those the page draws (at most SHOWN_ERRORS). */
+function shownErrors(job) {
+  return job.errors.slice(-SHOWN_ERRORS);
+}
 
 /** Whether the job ended (cancelled) before it was due: its run-at time never came for it. */
 function endedBeforeDue(job) {
@@ -40,7 +50,7 @@ function timeline(job) {
       text: job.status === 'SCHEDULED' ? `scheduled, runs ${relative(job.runAt)}` : 'scheduled time',
     });
   }
-  for (const e of job.errors) {
+  for (const e of shownErrors(job)) {
     const tone = NOT_FAILURES.has(e.kind) ? 'warn' : 'bad';
     events.push({ at: e.at, tone, title: `Attempt ${e.attempt} ${KIND_LABELS[e.kind] ?? e.kind}`, text: e.error, worker: e.worker });
   }
@@ -165,6 +175,13 @@ export async function renderJob(root, ctx, id) {
       'section',
       { class: 'card flush' },
       h('h2', { class: 'pad' }, `Errors (${job.errors.length})`),
+      job.errors.length > SHOWN_ERRORS
+        ? h(
+            'p',
+            { class: 'pad muted', id: 'errors-shown' },
+            `The latest ${SHOWN_ERRORS} of ${job.errors.length}; GET /jobs/${job.id} answers them all.`,
+          )
+        : null,
       job.errors.length === 0
         ? h('p', { class: 'empty' }, 'No attempt has failed.')
         : h(
@@ -182,7 +199,7 @@ export async function renderJob(root, ctx, id) {
             h(
               'tbody',
               {},
-              job.errors.map((e) =>
+              shownErrors(job).map((e) =>
                 h(
                   'tr',
                   { 'data-attempt': e.attempt },
