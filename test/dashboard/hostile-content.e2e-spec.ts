@@ -39,8 +39,9 @@ const FACTS_INSIDE = `[...document.querySelectorAll('.facts dd')].map((dd) => ({
 /**
  * The job view shows whatever the table holds, which producers, handlers and external workers write: markup in any
  * field stays text, direction controls in it do not turn the page's own words around, an error history of any length
- * draws a bounded page, and a long line stays in its card. The rows are written straight to the table, so no API check stands between them and the page. Driven in
- * headless Chromium against the real app, on both Nest platforms.
+ * and a payload of megabytes draw a bounded page, and a long line stays in its card. The rows are written straight to
+ * the table, so no API check stands between them and the page. Driven in headless Chromium against the real app, on
+ * both Nest platforms.
  */
 describe.each(['express', 'fastify'] as const)('Dashboard with hostile job content on %s (headless Chromium)', (platform) => {
   let t: RestTestApp;
@@ -130,6 +131,17 @@ describe.each(['express', 'fastify'] as const)('Dashboard with hostile job conte
     expect(attempts).toEqual(Array.from({ length: 100 }, (_, i) => String(9_901 + i)));
     expect(await page.locator('#timeline li').count()).toBe(102); // Created, 100 entries, the attempt started
     expect(await page.locator('#errors-shown').textContent()).toContain('The latest 100 of 10000');
+  });
+
+  it('a payload and a result of megabytes draw their first 100,000 characters and say so', async () => {
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({ i, text: 'abcdefghijklmnopqrstuvwxyz' }));
+    const id = await running({ payload: JSON.stringify({ rows }), result: JSON.stringify({ rows }) });
+    await openJob(id);
+    const whole = JSON.stringify({ rows }, null, 2);
+    for (const block of ['payload', 'result']) {
+      expect(await page.locator(`#${block}`).textContent()).toBe(`${whole.slice(0, 100_000)}…`);
+      expect(await page.locator(`#${block}-shown`).textContent()).toContain(`The first 100000 of ${whole.length} characters`);
+    }
   });
 
   it('a long line of progress data or a long key scrolls in its card instead of spilling over the card beside it', async () => {

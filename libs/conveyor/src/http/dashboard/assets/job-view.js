@@ -31,6 +31,26 @@ function shownErrors(job) {
   return job.errors.slice(-SHOWN_ERRORS);
 }
 
+/**
+ * The most characters of a payload or result the page draws: a body of megabytes (the API's body limit is configurable,
+ * an in-process enqueue has none) drawn whole holds the page still for seconds at every redraw.
+ */
+const SHOWN_JSON_CHARS = 100_000;
+
+/** A payload or result as pretty JSON in a <pre> (id `id`), cut at SHOWN_JSON_CHARS with a note saying so. */
+function jsonBlock(id, value, job) {
+  const text = json(value);
+  if (text.length <= SHOWN_JSON_CHARS) return h('pre', { class: 'code', id }, text);
+  return [
+    h('pre', { class: 'code', id }, `${text.slice(0, SHOWN_JSON_CHARS)}…`),
+    h(
+      'p',
+      { class: 'muted', id: `${id}-shown` },
+      `The first ${SHOWN_JSON_CHARS} of ${text.length} characters; GET /jobs/${job.id} answers it whole.`,
+    ),
+  ];
+}
+
 /** Whether the job ended (cancelled) before it was due: its run-at time never came for it. */
 function endedBeforeDue(job) {
   return job.finishedAt !== null && new Date(job.finishedAt).getTime() < new Date(job.runAt).getTime();
@@ -163,12 +183,12 @@ export async function renderJob(root, ctx, id) {
     h(
       'div',
       { class: 'grid-2' },
-      h('section', { class: 'card' }, h('h2', {}, 'Payload'), h('pre', { class: 'code', id: 'payload' }, json(job.payload))),
+      h('section', { class: 'card' }, h('h2', {}, 'Payload'), jsonBlock('payload', job.payload, job)),
       h(
         'section',
         { class: 'card' },
         h('h2', {}, 'Result'),
-        job.result === null ? h('p', { class: 'muted' }, 'No result yet.') : h('pre', { class: 'code', id: 'result' }, json(job.result)),
+        job.result === null ? h('p', { class: 'muted' }, 'No result yet.') : jsonBlock('result', job.result, job),
       ),
     ),
     h(
