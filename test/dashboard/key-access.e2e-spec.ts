@@ -171,4 +171,23 @@ describe.each(['express', 'fastify'] as const)('Dashboard access by key on %s (h
     expect(await page.evaluate("sessionStorage.getItem('conveyor.apiKey')")).toBe(PRODUCER);
     expect(page.url()).not.toContain(PRODUCER);
   });
+
+  it('a key pasted and sent before the scripts have loaded stays out of the URL the browser asks for', async () => {
+    // The form is on screen before its module script runs (a slow link, a script a proxy holds back): Enter then
+    // submits the form the browser's own way, a GET with its named fields in the query string.
+    let releaseScript = () => {};
+    const held = new Promise<void>((resolve) => (releaseScript = resolve));
+    await page.route('**/dashboard/app.js', async (route) => {
+      await held;
+      await route.continue().catch(() => undefined);
+    });
+    const asked: string[] = [];
+    page.on('request', (req) => asked.push(req.url()));
+    await page.goto('/dashboard#/queues', { waitUntil: 'commit' });
+    await page.fill('#api-key', PRODUCER);
+    await Promise.all([page.waitForEvent('framenavigated'), page.press('#api-key', 'Enter')]);
+    releaseScript();
+    expect(asked.filter((url) => url.includes(PRODUCER))).toEqual([]);
+    expect(page.url()).not.toContain(PRODUCER);
+  });
 });
