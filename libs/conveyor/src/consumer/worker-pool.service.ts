@@ -21,6 +21,7 @@ import { HeldJob, HeldLease } from './held-job';
 import { HeldJobs } from './held-jobs';
 import { LeaseLapseCheck } from './lease-lapse-check';
 import { PrefetchSizer } from './prefetch-sizer';
+import { ClaimedAhead } from './claimed-ahead';
 import { ConcurrencyCaps } from './concurrency-caps';
 import { JobExecutor } from './job-executor.service';
 import { AttemptReports, createAttemptReports } from './attempt-reports';
@@ -47,9 +48,9 @@ export const FINAL_WRITES_MS = 5_000;
  *
  * Every claimed job is *held* until its outcome is written: first `buffered` (claimed, waiting for a
  * slot), then `running`, then `finishing` (outcome queued in the Completer). The pool asks for at most
- * `concurrency + prefetch - running - buffered` more jobs (backpressure; the prefetch adapts to the start rate unless set, see
- * PrefetchSizer), and excludes from the claim the queues and
- * types already at their caps. A slot frees the moment a handler settles — the database write happens
+ * `concurrency + prefetch - running - buffered` more jobs, the buffered ones their caps hold back not counted
+ * (backpressure; the prefetch adapts to the start rate unless set, see PrefetchSizer; the buffer is ClaimedAhead),
+ * and excludes from the claim the queues and types already at their caps. A slot frees the moment a handler settles — the database write happens
  * in the background, in batches — and the next buffered job starts at once, so handlers do not wait on
  * a round trip while work is ready.
  *
@@ -67,15 +68,9 @@ export const FINAL_WRITES_MS = 5_000;
 export class WorkerPool {
   private readonly logger = new Logger('Conveyor:Worker');
   private readonly held = new HeldJobs();
-  private buffer: HeldJob[] = [];
-  /**
-   * Buffered jobs that cannot start however many slots free up, their queue or type being at its cap (as of the last
-   * dispatch): they take no room, so that jobs of other queues and types are claimed for the slots they leave idle.
-   * Claims leave their queue or type out until they start.
-   */
-  private capBlocked = 0;
-  private running = 0;
   private readonly caps: ConcurrencyCaps;
+  private readonly buffer: ClaimedAhead;
+  private running = 0;
   /** What every attempt may report while it runs. */
   private readonly reports: AttemptReports;
   private accepting = false;
@@ -99,6 +94,7 @@ export class WorkerPool {
   ) {
     this.prefetch = new PrefetchSizer(options.prefetch, 2 * options.claimBatchSize);
     this.caps = new ConcurrencyCaps(options.queueConcurrency);
+    this.buffer = new ClaimedAhead(this.caps);
     this.reports = createAttemptReports(db, options.leaseMs, this, live);
   }
 
@@ -114,8 +110,8 @@ export class WorkerPool {
     return {
       concurrency: this.options.concurrency,
       running: this.running,
-      buffered: this.buffer.length,
-      finishing: this.held.size - this.running - this.buffer.length,
+      buffered: this.buffer.size,
+      finishing: this.held.size - this.running - this.buffer.size,
     };
   }
 
@@ -123,12 +119,7 @@ export class WorkerPool {
   freeCapacity(): number {
     if (!this.accepting) return 0;
     if (this.completer.backlog > this.options.completionBatchSize * 10) return 0;
-    return Math.max(0, this.options.concurrency + this.prefetch.current - this.running - this.startable());
-  }
-
-  /** Buffered jobs that will start as slots free up: all but those held back by their queue's or type's cap. */
-  private startable(): number {
-    return Math.max(0, this.buffer.length - this.capBlocked);
+    return Math.max(0, this.options.concurrency + this.prefetch.current - this.running - this.buffer.startable);
   }
 
   /**
@@ -162,7 +153,7 @@ export class WorkerPool {
 
   /** True when a refill is worth a query: nothing buffered beyond half the prefetch. */
   wantsRefill(): boolean {
-    return this.freeCapacity() > 0 && this.startable() <= this.prefetch.current / 2;
+    return this.freeCapacity() > 0 && this.buffer.startable <= this.prefetch.current / 2;
   }
 
   /**
@@ -174,10 +165,7 @@ export class WorkerPool {
     const free = this.claimRoom();
     if (free === 0) return null;
     const local = this.registry.all().filter((h) => this.runsHere(h.type));
-    const { types, excludedQueues, capped, room } = this.caps.claimScope(
-      local,
-      this.buffer.map((b) => b.job),
-    );
+    const { types, excludedQueues, capped, room } = this.caps.claimScope(local, this.buffer.waitingJobs());
     if (types.length === 0) return null;
     this.lastClaimCapped = capped;
     return { types, excludedQueues, limit: room === null ? free : Math.min(free, room + this.prefetch.current) };
@@ -213,7 +201,7 @@ export class WorkerPool {
         this.finish(held, handBackRow(job, this.options.workerId, MESSAGES.queuePaused));
         continue;
       }
-      this.buffer.push(held);
+      this.buffer.add(held);
     }
     this.pausesNoticed.claimAnswered(claimSentAt);
     if (jobs.length > 0) this.lapseCheck.arm(validUntil);
@@ -281,7 +269,7 @@ export class WorkerPool {
   private giveUp(held: HeldJob, reason: Error): void {
     held.lost = true;
     if (held.state === 'buffered') {
-      this.buffer = this.buffer.filter((b) => b !== held);
+      this.buffer.remove(held);
       this.held.release(held);
     } else {
       held.abort(reason);
@@ -321,9 +309,8 @@ export class WorkerPool {
    */
   queuePaused(queue: string): void {
     this.pausesNoticed.noticed(queue);
-    const back = this.buffer.filter((held) => held.job.queue === queue);
+    const back = this.buffer.takeQueue(queue);
     if (back.length === 0) return;
-    this.buffer = this.buffer.filter((held) => held.job.queue !== queue);
     this.logger.log(`Handing back ${back.length} jobs claimed ahead: their queue "${queue}" was paused`);
     for (const held of back) this.finish(held, handBackRow(held.job, this.options.workerId, MESSAGES.queuePaused));
     this.dispatch(); // recounts the cap-blocked jobs among those left
@@ -338,10 +325,7 @@ export class WorkerPool {
    */
   async stop(graceMs: number, hurry: Promise<void>, claimsEnded: Promise<void>): Promise<number> {
     this.accepting = false;
-    const buffered = this.buffer;
-    this.buffer = [];
-    this.capBlocked = 0;
-    for (const held of buffered) this.finish(held, handBackRow(held.job, this.options.workerId));
+    for (const held of this.buffer.takeAll()) this.finish(held, handBackRow(held.job, this.options.workerId));
 
     let graceTimer: NodeJS.Timeout | undefined;
     let hurried = false;
@@ -377,28 +361,17 @@ export class WorkerPool {
     });
   }
 
-  /**
-   * Starts buffered jobs, in claim order, while slots are free and their caps allow. The jobs it passes over for their
-   * caps are the cap-blocked ones; once the slots are full the rest are not looked at and count as startable, which
-   * only shrinks the room until the next slot frees up and this runs again.
-   */
+  /** Starts buffered jobs, in claim order, while slots are free and their caps allow (ClaimedAhead.startWhile). */
   private dispatch(): void {
-    let i = 0;
-    while (i < this.buffer.length && this.running < this.options.concurrency) {
-      const held = this.buffer[i];
-      if (!this.caps.mayStart(held.job, held.handler.concurrency)) {
-        i++;
-        continue;
-      }
-      this.buffer.splice(i, 1);
-      if (held.leaseValidUntil <= performance.now()) {
-        this.dropUnstarted(held);
-        continue;
-      }
-      this.runOne(held);
-    }
-    this.capBlocked = i;
+    this.buffer.startWhile(this.slotFree, this.startBuffered);
   }
+
+  private readonly slotFree = (): boolean => this.running < this.options.concurrency;
+
+  private readonly startBuffered = (held: HeldJob): void => {
+    if (held.leaseValidUntil <= performance.now()) this.dropUnstarted(held);
+    else this.runOne(held);
+  };
 
   /** A buffered job whose lease may have lapsed: it may run elsewhere already, so it is not started here. */
   private dropUnstarted(held: HeldJob): void {
