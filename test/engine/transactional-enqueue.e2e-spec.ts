@@ -1,12 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { IdempotencyConflictError, JobStatus } from '@conveyor/core';
+import { conveyorMigrationScript, IdempotencyConflictError, JobStatus, JobValidationError } from '@conveyor/core';
 import { Pool } from 'pg';
 import request from 'supertest';
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text';
 import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../support/recording-handler';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
+import { TEST_DATABASE_URL_ENV } from '../support/test-database-env';
 import { waitFor } from '../support/wait-for';
 
 /** A producer enqueues inside its own TypeORM transaction: the job exists only if that transaction commits. */
@@ -34,12 +36,14 @@ describe('enqueue in the caller’s transaction', () => {
     await schema?.drop();
   });
 
+  const submittedOf = async (queue: string) => {
+    const res = await request(t.app.getHttpServer()).get('/metrics').expect(200);
+    return sampleValue(parsePrometheusText(res.text), 'conveyor_jobs_submitted_total', { queue, type: 'TEST_RECORD' }) ?? 0;
+  };
+
   it('counts as submitted (conveyor_jobs_submitted_total) only the jobs of transactions and savepoints that commit', async () => {
     const queue = 'txcounted';
-    const submitted = async () => {
-      const res = await request(t.app.getHttpServer()).get('/metrics').expect(200);
-      return sampleValue(parsePrometheusText(res.text), 'conveyor_jobs_submitted_total', { queue, type: 'TEST_RECORD' }) ?? 0;
-    };
+    const submitted = () => submittedOf(queue);
     const later = { queue, delayMs: 3_600_000 };
     const before = await submitted();
     await dataSource.transaction((manager) => t.jobs.enqueue('TEST_RECORD', {}, { ...later, manager }));
@@ -157,5 +161,56 @@ describe('enqueue in the caller’s transaction', () => {
     expect(orders.rows.map((r: { item: string }) => r.item)).toEqual(['after-conflict', 'before-conflict']);
     const { rows } = await t.sql.query(`SELECT id FROM ${t.jobsTable} WHERE idempotency_key = 'tx-key'`);
     expect(rows).toEqual([{ id: holder.id }]);
+  });
+
+  it('a manager of another DataSource on the same database enqueues in its transaction, counted only if it commits', async () => {
+    const queue = 'txotherds';
+    const hostSchema = await createTestSchema('txenqueue_host');
+    const host = new DataSource({ type: 'postgres', url: process.env[TEST_DATABASE_URL_ENV], schema: hostSchema.schema });
+    await host.initialize();
+    try {
+      const later = { queue, delayMs: 3_600_000 };
+      const before = await submittedOf(queue);
+      await host
+        .transaction(async (manager) => {
+          await t.jobs.enqueue('TEST_RECORD', {}, { ...later, manager });
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      await host.transaction((manager) => t.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: {}, ...later }], { manager }));
+      const { rows } = await t.sql.query(`SELECT count(*)::int AS n FROM ${t.jobsTable} WHERE queue = $1`, [queue]);
+      expect(rows[0].n).toBe(1);
+      expect((await submittedOf(queue)) - before).toBe(1);
+    } finally {
+      await host.destroy();
+      await hostSchema.drop();
+    }
+  });
+
+  it('a manager of a DataSource on another database is refused, and stores nothing there', async () => {
+    // Another database with Conveyor's tables under the same schema name: statements naming the schema would land there.
+    const database = `conveyor_t_txother_${randomBytes(4).toString('hex')}`;
+    const admin = new Pool({ connectionString: process.env[TEST_DATABASE_URL_ENV], max: 1 });
+    const url = new URL(process.env[TEST_DATABASE_URL_ENV]!);
+    url.pathname = `/${database}`;
+    await admin.query(`CREATE DATABASE ${database}`);
+    const elsewhere = new DataSource({ type: 'postgres', url: url.toString(), schema: schema.schema });
+    try {
+      await elsewhere.initialize();
+      await elsewhere.query(`CREATE SCHEMA "${schema.schema}"`);
+      await elsewhere.query(conveyorMigrationScript({ schema: schema.schema }));
+      const refusal = elsewhere.transaction((manager) => t.jobs.enqueue('TEST_RECORD', { elsewhere: true }, { manager }));
+      await expect(refusal).rejects.toBeInstanceOf(JobValidationError);
+      await expect(refusal).rejects.toMatchObject({ details: [{ field: 'manager' }] });
+      await expect(
+        elsewhere.transaction((manager) => t.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: { elsewhere: true } }], { manager })),
+      ).rejects.toBeInstanceOf(JobValidationError);
+      const there = await elsewhere.query(`SELECT count(*)::int AS n FROM "${schema.schema}".conveyor_jobs`);
+      expect(there[0].n).toBe(0);
+    } finally {
+      if (elsewhere.isInitialized) await elsewhere.destroy();
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 });

@@ -13,6 +13,9 @@ export const MESSAGES = {
   noHandlerToRetry: (type: string) =>
     `No handler is registered for job type "${type}" on this instance, which takes submissions of the same types only, so a retried job might never run; it stays as it is.`,
   cannotPurge: (status: string) => `Only COMPLETED, DEAD or CANCELLED jobs can be deleted; this job is ${status}.`,
+  managerOfAnotherDatabase:
+    'The manager passed to enqueue belongs to a DataSource on another database than Conveyor’s: the job would be stored ' +
+    'there, where no Conveyor worker looks. Pass a manager of a DataSource on Conveyor’s database.',
   idempotencyMismatch: (key: string) => `Idempotency key "${key}" was already used for a different request.`,
   invalidPayload: (type: string) => `The payload does not fit job type "${type}".`,
   /** The sweeper appends the worker id and a full stop in SQL. */

@@ -20,7 +20,8 @@ export interface EnqueueOptions {
   /**
    * A transactional EntityManager (inside `dataSource.transaction(...)`): the job is inserted in
    * that transaction and exists only if it commits. Enqueue (and await) within the transaction: a manager whose
-   * transaction has ended is refused with TypeORM's `QueryRunnerAlreadyReleasedError`.
+   * transaction has ended is refused with TypeORM's `QueryRunnerAlreadyReleasedError`, and one of a DataSource on
+   * another database than Conveyor's with a JobValidationError naming `manager`.
    */
   manager?: EntityManager | undefined;
 }

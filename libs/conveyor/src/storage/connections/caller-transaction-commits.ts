@@ -9,9 +9,9 @@ interface Held {
 /**
  * Work that is to happen only once a caller's transaction commits (counting the jobs enqueued in it): held per
  * QueryRunner, run when its outermost transaction commits, dropped when the transaction rolls back, or the savepoint
- * it was held in. A TypeORM subscriber of the DataSource the jobs are stored in, which TypeORM tells of every
- * transaction it starts, commits and rolls back. Work for a QueryRunner of another DataSource, or in no transaction
- * TypeORM started, cannot be told of the end, and runs at once.
+ * it was held in. A TypeORM subscriber of the DataSource the caller's manager belongs to (one per DataSource), which
+ * TypeORM tells of every transaction it starts, commits and rolls back. Work in no transaction TypeORM started cannot
+ * be told of the end, and runs at once.
  */
 export class CallerTransactionCommits implements EntitySubscriberInterface {
   private readonly held = new WeakMap<QueryRunner, Held[]>();

@@ -17,6 +17,7 @@ import { QueryOptions, SqlResult, SqlRunner, STATEMENT_DEADLINE_MS } from './sql
 import { carriageMs, withinDeadline } from './statement-deadline';
 import { TRANSACTION_BEGIN_SQL } from './transaction-begin';
 import { CallerTransactionCommits } from './caller-transaction-commits';
+import { CallerDatabases } from './caller-databases';
 
 /**
  * The engine's handle on PostgreSQL. TypeORM owns the connection pool; the engine's own statements go
@@ -57,8 +58,10 @@ export class ConveyorDatabase implements OnModuleDestroy {
   /** The pooler between the engine and PostgreSQL, if any (see the class comment). */
   readonly pooler: PoolerMode;
   private readonly listenUrl: string | undefined;
-  /** Work held until callers' transactions commit (see afterCallerCommit); follows none until a caller's first. */
-  private callerCommits: CallerTransactionCommits | null = null;
+  /** Work held until callers' transactions commit (see afterCallerCommit), per DataSource of the callers' managers. */
+  private readonly callerCommits = new Map<DataSource, CallerTransactionCommits>();
+  /** Which other DataSources of callers' managers are on this database (see runnerFor). */
+  private readonly callerDatabases: CallerDatabases;
 
   constructor(
     @Inject(CONVEYOR_DATA_SOURCE) readonly dataSource: DataSource,
@@ -73,13 +76,15 @@ export class ConveyorDatabase implements OnModuleDestroy {
     this.migrationsTable = this.tables.migrations;
     this.channel = channelFor(this.schema);
     this.liveChannel = channelFor(this.schema, 'conveyor-live');
+    this.callerDatabases = new CallerDatabases(this.pool, this.tables);
     guardPooledClients(this.pgPool, this.pooler);
     followPoolCheckouts(this.pgPool);
     giveEngineSockets(this.pgPool);
   }
 
   onModuleDestroy(): void {
-    this.callerCommits?.detach();
+    for (const commits of this.callerCommits.values()) commits.detach();
+    this.callerCommits.clear();
   }
 
   /** The pg pool TypeORM created. */
@@ -134,12 +139,15 @@ export class ConveyorDatabase implements OnModuleDestroy {
 
   /**
    * Runs `run` once the caller's transaction that `manager` belongs to commits, never if it rolls back; at once without
-   * a manager (the engine's own statements have committed when they are answered).
+   * a manager (the engine's own statements have committed when they are answered). The manager's DataSource, Conveyor's
+   * or another on the same database, tells of its transactions' ends.
    */
   afterCallerCommit(manager: EntityManager | undefined, run: () => void): void {
     if (!manager?.queryRunner) return run();
-    this.callerCommits ??= new CallerTransactionCommits(this.dataSource);
-    this.callerCommits.afterCommit(manager.queryRunner, run);
+    const { dataSource } = manager.queryRunner;
+    let commits = this.callerCommits.get(dataSource);
+    if (!commits) this.callerCommits.set(dataSource, (commits = new CallerTransactionCommits(dataSource)));
+    commits.afterCommit(manager.queryRunner, run);
   }
 
   /**
@@ -149,17 +157,25 @@ export class ConveyorDatabase implements OnModuleDestroy {
    * The statements bypass the QueryRunner's own checks, so its one that matters is repeated here: a released
    * QueryRunner keeps its pg client, which is back in the pool and may be running another caller's transaction,
    * so a manager whose transaction ended (kept past `dataSource.transaction`'s callback) is refused, as TypeORM
-   * refuses it, instead of inserting the job into whatever that connection runs now.
+   * refuses it, instead of inserting the job into whatever that connection runs now. A manager of another DataSource
+   * is refused unless that DataSource is on this database (CallerDatabases), before its first statement.
    */
   runnerFor(manager?: EntityManager): SqlRunner {
     const queryRunner = manager?.queryRunner;
     if (!queryRunner) return this.pool;
-    return {
+    const callers: SqlRunner = {
       query: async <R>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> => {
         if (queryRunner.isReleased) throw new QueryRunnerAlreadyReleasedError();
         const client = (await queryRunner.connect()) as PoolClient;
         const res = await client.query(queryConfig(text, values, { rowMode: options?.rowMode }, false));
         return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
+      },
+    };
+    if (queryRunner.dataSource === this.dataSource) return callers;
+    return {
+      query: async <R>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> => {
+        await this.callerDatabases.refuseAnother(queryRunner.dataSource, callers);
+        return callers.query<R>(text, values, options);
       },
     };
   }
