@@ -163,6 +163,23 @@ describe('enqueue in the caller’s transaction', () => {
     expect(rows).toEqual([{ id: holder.id }]);
   });
 
+  it('a delay counts from the enqueue, not from the start of the caller’s transaction', async () => {
+    const late = await dataSource.transaction(async (manager) => {
+      // The transaction has been open for a while (its now() is behind) when the job is enqueued.
+      const [{ before }] = await manager.query(`SELECT pg_sleep(0.2), clock_timestamp()::text AS before`);
+      const later = { type: 'TEST_RECORD', payload: {}, delayMs: 60_000 };
+      const jobs = [
+        await t.jobs.enqueue('TEST_RECORD', {}, { manager, delayMs: 60_000 }),
+        ...(await t.jobs.enqueueMany([later, later], { manager })),
+      ];
+      return manager.query(
+        `SELECT id, run_at >= $1::timestamptz + interval '60 seconds' AS late_enough FROM ${t.jobsTable} WHERE id = ANY($2)`,
+        [before, jobs.map((j) => j.id)],
+      );
+    });
+    expect(late.map((r: { late_enough: boolean }) => r.late_enough)).toEqual([true, true, true]);
+  });
+
   it('a manager of another DataSource on the same database enqueues in its transaction, counted only if it commits', async () => {
     const queue = 'txotherds';
     const hostSchema = await createTestSchema('txenqueue_host');

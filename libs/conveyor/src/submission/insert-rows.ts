@@ -148,12 +148,13 @@ interface InsertAnswer extends Pick<SqlResult<unknown>, 'committedOn'> {
 
 /** Runs the insert that suits `rows`: a keyless batch answers with one row, anything else with a row per job. */
 async function insertStatement(runner: SqlRunner, t: SqlTables, rows: NewJobRow[], quiet: boolean): Promise<InsertAnswer> {
+  const delaysFromStatement = runner.inCallerTransaction === true;
   if (rows.length > 1 && !rows.some(hasKeys)) {
-    const result = await run<InsertedBatch>(runner, jobInsertBatch(t, rows, quiet));
+    const result = await run<InsertedBatch>(runner, jobInsertBatch(t, rows, quiet, delaysFromStatement));
     return { columns: unpackInsertedBatch(rows, result.rows[0]), committedOn: result.committedOn };
   }
   // Rows with keys may be skipped, and RETURNING keeps no order: matched to the request by id.
-  const result = await run<InsertedJobColumns>(runner, jobInsertMany(t, rows, quiet));
+  const result = await run<InsertedJobColumns>(runner, jobInsertMany(t, rows, quiet, delaysFromStatement));
   const byId = new Map<string, InsertedJobColumns>();
   for (const c of result.rows) byId.set(c.id, c);
   return { columns: rows.map((r) => byId.get(r.id)), committedOn: result.committedOn };

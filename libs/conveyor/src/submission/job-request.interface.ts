@@ -7,7 +7,7 @@ export interface EnqueueOptions {
   priority?: number | undefined;
   /** Run no earlier than this. */
   runAt?: Date | string | undefined;
-  /** Run no earlier than this many ms from now (database clock). */
+  /** Run no earlier than this many ms from now (database clock; in a caller's transaction, from the enqueue, not its start). */
   delayMs?: number | undefined;
   maxAttempts?: number | undefined;
   /** Submitting twice with one key creates one job. */

@@ -164,6 +164,7 @@ export class ConveyorDatabase implements OnModuleDestroy {
     const queryRunner = manager?.queryRunner;
     if (!queryRunner) return this.pool;
     const callers: SqlRunner = {
+      inCallerTransaction: true,
       query: async <R>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> => {
         if (queryRunner.isReleased) throw new QueryRunnerAlreadyReleasedError();
         const client = (await queryRunner.connect()) as PoolClient;
@@ -173,6 +174,7 @@ export class ConveyorDatabase implements OnModuleDestroy {
     };
     if (queryRunner.dataSource === this.dataSource) return callers;
     return {
+      inCallerTransaction: true,
       query: async <R>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> => {
         await this.callerDatabases.refuseAnother(queryRunner.dataSource, callers);
         return callers.query<R>(text, values, options);

@@ -44,4 +44,9 @@ export const LONG_STATEMENT_DEADLINE_MS = 60_000;
 /** Anything that runs one parameterised statement: the shared pool, or a caller's transaction. */
 export interface SqlRunner {
   query<R = Record<string, unknown>>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>>;
+  /**
+   * Set on a runner of a caller's own transaction (ConveyorDatabase.runnerFor), which may have been open for long
+   * before a statement: its `now()`, the transaction's start, can be far behind the statement's.
+   */
+  readonly inCallerTransaction?: boolean;
 }

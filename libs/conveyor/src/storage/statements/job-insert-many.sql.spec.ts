@@ -63,5 +63,12 @@ describe('jobInsertBatch', () => {
     const general = jobInsertBatch(tables, [row(), row({ type: 'U' })]);
     expect(uniform.name).not.toBe(general.name);
     expect(jobInsertBatch(tables, [row(), row()], true).name).not.toBe(uniform.name);
+    expect(jobInsertBatch(tables, [row(), row()], false, true).name).not.toBe(uniform.name);
+  });
+
+  it('counts a delay from the statement only when asked (a caller’s transaction), from now() otherwise', () => {
+    const rows = [row({ delay_ms: 500 }), row({ delay_ms: 500 })];
+    expect(jobInsertBatch(tables, rows).text).not.toContain('statement_timestamp()');
+    expect(jobInsertBatch(tables, rows, false, true).text).toContain('statement_timestamp()');
   });
 });

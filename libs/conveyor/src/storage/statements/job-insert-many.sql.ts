@@ -19,16 +19,16 @@ import { SqlTables, Statement } from './statement';
  * the clause at all; without one, each row would still pay for a speculative insertion into every unique
  * index, so rows without keys (the hot path) are inserted by a statement without it.
  */
-export function jobInsertMany(t: SqlTables, rows: NewJobRow[], quiet = false): Statement {
+export function jobInsertMany(t: SqlTables, rows: NewJobRow[], quiet = false, delaysFromStatement = false): Statement {
   const keyed = rows.some(hasKeys);
   const conflict = keyed ? '\nON CONFLICT DO NOTHING' : '';
-  const variant = `${keyed ? 'keyed' : 'plain'}${quiet ? '_quiet' : ''}_${t.key}`;
+  const variant = `${keyed ? 'keyed' : 'plain'}${quiet ? '_quiet' : ''}${delaysFromStatement ? '_late' : ''}_${t.key}`;
   // One row (every POST /jobs) binds its fields directly: no JSON document to parse, no ordering to keep.
   if (rows.length === 1) {
     const r = rows[0];
     return {
       name: `job_insert_one_${variant}`,
-      text: `${insertSelect(t)}
+      text: `${insertSelect(t, ROW_SOURCES, delaysFromStatement)}
 FROM (VALUES ($1::uuid, $2::text, $3::text, $4::jsonb, $5::int, $6::timestamptz, $7::bigint, $8::int, $9::text, $10::text,
      $11::text)) AS r(i, q, t, p, pr, ra, d, ma, ik, ih, uk)${quietly(quiet)}${conflict}
 RETURNING ${INSERTED_COLUMNS}`,
@@ -49,7 +49,7 @@ RETURNING ${INSERTED_COLUMNS}`,
   }
   return {
     name: `job_insert_${variant}`,
-    text: `${insertSelect(t)}
+    text: `${insertSelect(t, ROW_SOURCES, delaysFromStatement)}
 ${FROM_DOCUMENT}${quietly(quiet)}
 ${IN_REQUEST_ORDER}${conflict}
 RETURNING ${INSERTED_COLUMNS}`,
@@ -62,12 +62,13 @@ RETURNING ${INSERTED_COLUMNS}`,
  * (inserted-batch.codec.ts). Rows are inserted in request order, so `seq` numbers them in that order. A uniform
  * batch, whose rows have every field in common but id and payload (`commonFields`), sends those fields once.
  */
-export function jobInsertBatch(t: SqlTables, rows: NewJobRow[], quiet = false): Statement {
+export function jobInsertBatch(t: SqlTables, rows: NewJobRow[], quiet = false, delaysFromStatement = false): Statement {
   const common = commonFields(rows);
+  const variant = `${quiet ? '_quiet' : ''}${delaysFromStatement ? '_late' : ''}_${t.key}`;
   if (common) {
     return {
-      name: `job_insert_batch_uniform${quiet ? '_quiet' : ''}_${t.key}`,
-      text: answeredAsBatch(`${insertSelect(t, COMMON_SOURCES)}
+      name: `job_insert_batch_uniform${variant}`,
+      text: answeredAsBatch(`${insertSelect(t, COMMON_SOURCES, delaysFromStatement)}
 ${FROM_IDS_AND_PAYLOADS}${quietly(quiet)}
 ${IN_REQUEST_ORDER}`),
       values: [
@@ -82,8 +83,8 @@ ${IN_REQUEST_ORDER}`),
     };
   }
   return {
-    name: `job_insert_batch${quiet ? '_quiet' : ''}_${t.key}`,
-    text: answeredAsBatch(`${insertSelect(t)}
+    name: `job_insert_batch${variant}`,
+    text: answeredAsBatch(`${insertSelect(t, ROW_SOURCES, delaysFromStatement)}
 ${FROM_DOCUMENT}${quietly(quiet)}
 ${IN_REQUEST_ORDER}`),
     values: [rowsDocument(rows)],
@@ -170,9 +171,18 @@ const COMMON_SOURCES: FieldSources = {
   uk: 'NULL',
 };
 
-/** The INSERT and its select list over rows `r` (i id, p payload; the other fields as `v` says). */
-function insertSelect(t: SqlTables, v: FieldSources = ROW_SOURCES): string {
-  const runAt = `coalesce(${v.ra}, now() + coalesce(${v.d}, 0) * interval '1 millisecond')`;
+/**
+ * The INSERT and its select list over rows `r` (i id, p payload; the other fields as `v` says). A delay counts from
+ * `now()`, the start of the statement's transaction, which for a statement that commits on its own is the statement's
+ * start too. `delaysFromStatement` (in a caller's transaction, open for who knows how long) counts it from the
+ * statement instead (`statement_timestamp()`): from `now()`, a job enqueued with a delay shorter than the time the
+ * transaction has been open would be due before it was enqueued. A job without a delay is still due at `now()`, which
+ * the insert trigger compares with to announce it as ready rather than as scheduled.
+ */
+function insertSelect(t: SqlTables, v: FieldSources, delaysFromStatement: boolean): string {
+  const runAt = delaysFromStatement
+    ? `coalesce(${v.ra}, CASE WHEN ${v.d} > 0 THEN statement_timestamp() + ${v.d} * interval '1 millisecond' ELSE now() END)`
+    : `coalesce(${v.ra}, now() + coalesce(${v.d}, 0) * interval '1 millisecond')`;
   return `
 INSERT INTO ${t.jobs} (id, queue, type, payload, status, priority, run_at, max_attempts, idempotency_key, idempotency_hash,
   unique_key)
