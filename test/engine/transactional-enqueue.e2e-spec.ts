@@ -9,6 +9,7 @@ import { createInvocationsTableSql, RECORDER_POOL, RecordingHandler } from '../s
 import { createTestApp, TestApp } from '../support/test-app';
 import { createTestSchema, TestSchema } from '../support/test-database';
 import { TEST_DATABASE_URL_ENV } from '../support/test-database-env';
+import { STATEMENT_DEADLINE_MS } from '@conveyor/core/storage/connections/sql-runner.interface';
 import { waitFor } from '../support/wait-for';
 
 /** A producer enqueues inside its own TypeORM transaction: the job exists only if that transaction commits. */
@@ -161,6 +162,26 @@ describe('enqueue in the caller’s transaction', () => {
     expect(orders.rows.map((r: { item: string }) => r.item)).toEqual(['after-conflict', 'before-conflict']);
     const { rows } = await t.sql.query(`SELECT id FROM ${t.jobsTable} WHERE idempotency_key = 'tx-key'`);
     expect(rows).toEqual([{ id: holder.id }]);
+  });
+
+  it('a key held by an open transaction holds up the enqueues of that key only, which then get the committed job', async () => {
+    const caller = dataSource.createQueryRunner();
+    await caller.startTransaction();
+    try {
+      const held = await t.jobs.enqueue('TEST_RECORD', {}, { manager: caller.manager, idempotencyKey: 'held-open', delayMs: 60_000 });
+      // The same key outside the transaction waits for it to end; a submission without keys does not wait with it.
+      const same = t.jobs.enqueue('TEST_RECORD', {}, { idempotencyKey: 'held-open', delayMs: 60_000 });
+      const started = Date.now();
+      const unrelated = await t.jobs.enqueue('TEST_RECORD', { unrelated: true }, { delayMs: 60_000 });
+      expect(Date.now() - started).toBeLessThan(STATEMENT_DEADLINE_MS / 2);
+      expect(caller.isTransactionActive).toBe(true);
+      await caller.commitTransaction();
+      expect((await same).id).toBe(held.id);
+      expect((await t.jobs.get(unrelated.id)).status).toBe(JobStatus.SCHEDULED);
+    } finally {
+      if (caller.isTransactionActive) await caller.rollbackTransaction();
+      await caller.release();
+    }
   });
 
   it('a delay counts from the enqueue, not from the start of the caller’s transaction', async () => {

@@ -40,18 +40,21 @@ describe('POST /jobs: concurrent submissions share statements', () => {
 
   /**
    * Sends `bodies` while a lone request's statement is held in flight, waits until every one of them is queued
-   * behind it (validation has answered those it refuses), then lets them go: the valid ones form one group.
+   * behind it (validation has answered those it refuses), then lets them go: the valid ones form one group. Requests
+   * with keys have a lane of their own (SharedInsertService): when there are any, a keyed lead holds that lane too.
    */
   async function asOneGroup(bodies: unknown[], refused = 0): Promise<Response[]> {
     await probe.close();
     try {
-      const lead = post({ type: 'TEST_RECORD', payload: probe.gateRow });
-      await probe.waitingStatement();
+      const keyed = bodies.some((b) => typeof b === 'object' && b !== null && ('idempotencyKey' in b || 'uniqueKey' in b));
+      const leads = [post({ type: 'TEST_RECORD', payload: probe.gateRow })];
+      if (keyed) leads.push(post({ type: 'TEST_RECORD', payload: probe.gateRow, uniqueKey: `lead-${randomUUID()}` }));
+      await probe.waitingStatement(leads.length);
       const answers = bodies.map(post);
       const shared = t.app.get(SharedInsertService);
       await waitFor(() => shared.waiting === bodies.length - refused, { message: `${bodies.length - refused} submissions to queue` });
       await probe.open();
-      expect((await lead).status).toBe(201);
+      expect((await Promise.all(leads)).map((r) => r.status)).toEqual(leads.map(() => 201));
       return await Promise.all(answers);
     } finally {
       await probe.open();

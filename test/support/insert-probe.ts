@@ -10,8 +10,8 @@ export interface InsertProbe {
   readonly poisonRow: { poison: true };
   /** Closes the gate: statements carrying a gate row wait from now on. Resolves once it is closed. */
   close(): Promise<void>;
-  /** Resolves once a statement carrying a gate row is waiting at the gate (it is in flight). */
-  waitingStatement(): Promise<void>;
+  /** Resolves once `count` statements carrying a gate row are waiting at the gate (they are in flight). */
+  waitingStatement(count?: number): Promise<void>;
   /** Opens the gate: the waiting statement goes on. */
   open(): Promise<void>;
   /** How many transactions inserted the jobs `ids` (each statement on the pool is a transaction of its own). */
@@ -69,7 +69,7 @@ CREATE TRIGGER test_insert_statement_log AFTER INSERT ON ${schema}.conveyor_jobs
       await holder.connect();
       await holder.query('SELECT pg_advisory_lock($1)', [key]);
     },
-    async waitingStatement() {
+    async waitingStatement(count = 1) {
       await waitFor(
         async () =>
           (
@@ -77,8 +77,8 @@ CREATE TRIGGER test_insert_statement_log AFTER INSERT ON ${schema}.conveyor_jobs
               `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND objsubid = 1 AND NOT granted`,
               [key],
             )
-          ).rows[0].n > 0,
-        { message: 'a statement to wait at the insert gate' },
+          ).rows[0].n >= count,
+        { message: `${count} statement(s) to wait at the insert gate` },
       );
     },
     async open() {

@@ -1,7 +1,7 @@
 import { ConveyorDatabase } from '../storage/connections/conveyor-database.service';
 import { SqlResult, SqlRunner } from '../storage/connections/sql-runner.interface';
 import { DatabaseUnavailableError, IdempotencyConflictError } from '../errors/job-request.errors';
-import { NewJobRow } from '../storage/statements';
+import { hasKeys, NewJobRow } from '../storage/statements';
 import { JobRow } from '../storage/statements/job-row.mapper';
 import { LocalPickup } from './local-pickup.port';
 import { SharedInsertAnswer, SharedInsertService } from './shared-insert.service';
@@ -145,12 +145,14 @@ async function asOneGroup(
   await new Promise((resolve) => setImmediate(resolve));
   let release!: () => void;
   table.gate = new Promise((resolve) => (release = resolve));
-  const lead = shared.insert(request());
+  // Keyed submissions have a lane of their own: each lane's lead keeps the rows after it waiting.
+  const leads = [shared.insert(request())];
+  if (rows.some(hasKeys)) leads.push(shared.insert(request({ unique_key: `lead-${rows[0].id}` })));
   const answers = Promise.allSettled(rows.map((r) => shared.insert(r)));
   expect(shared.waiting).toBe(rows.length);
   table.gate = null;
   release();
-  await lead;
+  await Promise.all(leads);
   return answers;
 }
 
@@ -194,7 +196,7 @@ describe('SharedInsertService', () => {
     expect(table.statements.at(-1)).toMatchObject({ on: 'worker', kind: 'batch insert' });
   });
 
-  it('sends keyed rows with their own statement beside the keyless ones, never quietly', async () => {
+  it('sends keyed rows in a lane of their own, beside the keyless ones, never quietly', async () => {
     const table = new FakeJobsTable();
     const pickup = fakePickup(table, true);
     const shared = service(table, pickup);
@@ -202,11 +204,14 @@ describe('SharedInsertService', () => {
     const keyed = [request({ idempotency_key: 'k1', idempotency_hash: 'h' }), request({ unique_key: 'u1' })];
     const results = await asOneGroup(shared, table, [plain[0], keyed[0], plain[1], keyed[1]]);
     expect(results.map((r) => value(r)?.created)).toEqual([true, true, true, true]);
-    const group = table.statements.slice(1);
-    expect(group).toEqual([
-      { on: 'worker', kind: 'batch insert', ids: plain.map((r) => r.id) },
-      { on: 'pool', kind: 'insert', ids: keyed.map((r) => r.id) },
-    ]);
+    // After the two leads: each lane's group.
+    expect(table.statements.slice(2)).toEqual(
+      expect.arrayContaining([
+        { on: 'worker', kind: 'batch insert', ids: plain.map((r) => r.id) },
+        { on: 'pool', kind: 'insert', ids: keyed.map((r) => r.id) },
+      ]),
+    );
+    expect(table.statements).toHaveLength(4);
     expect(pickup.quietGroups.at(-1)).toEqual(plain.map((r) => r.id));
   });
 
@@ -352,6 +357,22 @@ describe('SharedInsertService', () => {
       { stored: { id: large.id }, created: true },
       { stored: { id: small.id }, created: true },
     ]);
+  });
+
+  it('sends a keyless submission at once beside a keyed insert in flight, which may wait long for a key’s holder', async () => {
+    const table = new FakeJobsTable();
+    const shared = service(table, fakePickup(table));
+    let release!: () => void;
+    table.gate = new Promise((resolve) => (release = resolve));
+    const keyed = request({ idempotency_key: 'held', idempotency_hash: 'h' });
+    const keyedAnswer = shared.insert(keyed);
+    const plain = request();
+    const plainAnswer = shared.insert(plain);
+    expect(shared.waiting).toBe(0);
+    expect(table.statements.map((s) => s.ids)).toEqual([[keyed.id], [plain.id]]);
+    table.gate = null;
+    release();
+    await expect(Promise.all([keyedAnswer, plainAnswer])).resolves.toMatchObject([{ created: true }, { created: true }]);
   });
 
   it('keeps one group of large submissions in flight, as the others: the next ones wait and share a statement', async () => {

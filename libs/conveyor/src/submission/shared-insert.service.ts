@@ -23,9 +23,11 @@ export interface SharedInsertAnswer {
  * while one group's statements are in flight, the next submissions wait and then share the next statements and
  * their commits (SubmissionBatcher). A lone submission goes at once.
  *
- * A group is split by kind: its rows without keys take the keyless batch insert (quiet, with the claim behind it,
- * when this instance's workers would take all of them: LocalPickup), its rows with keys the keyed insert with its
- * conflict handling (insert-jobs.ts); the two go side by side. Every submission is answered as it would have been
+ * Submissions with keys go in a lane of their own: their insert waits for any transaction that has taken one of
+ * their keys and not yet ended (a caller's, open for as long as it likes), and the submissions without keys must not
+ * wait with it. A group is split by kind: its rows without keys take the keyless batch insert (quiet, with the claim
+ * behind it, when this instance's workers would take all of them: LocalPickup), its rows with keys the keyed insert
+ * with its conflict handling (insert-jobs.ts); the two go side by side. Every submission is answered as it would have been
  * alone: its own new job (created), or the holder of its key; a key conflict, or a row that makes the statement
  * fail, fails that submission only (InsertOptions.independent). A connection failure fails the submissions of
  * the statement it hit.
@@ -35,6 +37,8 @@ export class SharedInsertService {
   private readonly batcher: SubmissionBatcher<NewJobRow, SharedInsertAnswer>;
   /** The lane of submissions with large payloads (SOLO_PAYLOAD_CHARS), beside `batcher`'s. */
   private readonly largeBatcher: SubmissionBatcher<NewJobRow, SharedInsertAnswer>;
+  /** The lane of submissions with keys (see the class), beside `batcher`'s. */
+  private readonly keyedBatcher: SubmissionBatcher<NewJobRow, SharedInsertAnswer>;
 
   constructor(
     private readonly db: ConveyorDatabase,
@@ -50,6 +54,7 @@ export class SharedInsertService {
       });
     this.batcher = lane();
     this.largeBatcher = lane();
+    this.keyedBatcher = lane();
   }
 
   /**
@@ -59,12 +64,12 @@ export class SharedInsertService {
    * connection.
    */
   insert(row: NewJobRow): Promise<SharedInsertAnswer> {
-    return (payloadChars(row) > SOLO_PAYLOAD_CHARS ? this.largeBatcher : this.batcher).submit(row);
+    return (payloadChars(row) > SOLO_PAYLOAD_CHARS ? this.largeBatcher : hasKeys(row) ? this.keyedBatcher : this.batcher).submit(row);
   }
 
   /** Submissions waiting for the group in flight (for tests and diagnostics). */
   get waiting(): number {
-    return this.batcher.waiting + this.largeBatcher.waiting;
+    return this.batcher.waiting + this.largeBatcher.waiting + this.keyedBatcher.waiting;
   }
 
   private async insertGroup(rows: NewJobRow[]): Promise<Array<PromiseSettledResult<SharedInsertAnswer>>> {
