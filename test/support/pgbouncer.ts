@@ -41,7 +41,9 @@ export interface PgBouncerOptions {
  * `stop()` ends it and removes the folder; one still running when the process exits is killed then.
  */
 export class PgBouncer {
-  private exited: Promise<void>;
+  private exited!: Promise<void>;
+  private proc!: ChildProcess;
+  private stderr = '';
 
   private constructor(
     readonly dir: string,
@@ -49,10 +51,7 @@ export class PgBouncer {
     /** The name clients connect to: the target's database name. */
     readonly database: string,
     private readonly user: string,
-    private readonly proc: ChildProcess,
-  ) {
-    this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
-  }
+  ) {}
 
   /** Starts a pgbouncer in front of the database at `targetUrl` and waits until a query goes through it. */
   static async start(targetUrl: string, options: PgBouncerOptions = {}): Promise<PgBouncer> {
@@ -96,18 +95,27 @@ export class PgBouncer {
     // As root, pgbouncer runs as RUN_AS and writes its log into `dir`.
     giveTo(RUN_AS, dir);
 
-    const args = isRoot() ? ['-u', RUN_AS, join(dir, 'pgbouncer.ini')] : [join(dir, 'pgbouncer.ini')];
-    const proc = spawn(binary()!, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const bouncer = new PgBouncer(dir, port, database, user, proc);
+    const bouncer = new PgBouncer(dir, port, database, user);
     live.add(bouncer);
+    await bouncer.run();
+    return bouncer;
+  }
+
+  /** Starts the pgbouncer process on this folder's ini and waits until a query goes through it. */
+  private async run(): Promise<void> {
+    const ini = join(this.dir, 'pgbouncer.ini');
+    const args = isRoot() ? ['-u', RUN_AS, ini] : [ini];
+    const proc = spawn(binary()!, args, { cwd: this.dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    this.proc = proc;
+    this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
+    this.stderr = '';
+    proc.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
     try {
       await waitFor(
         async () => {
           if (proc.exitCode !== null || proc.signalCode !== null)
-            throw new Error(`pgbouncer exited (${proc.exitCode ?? proc.signalCode}): ${stderr}`);
-          const client = new Client({ connectionString: bouncer.url(), connectionTimeoutMillis: 1000 });
+            throw new Error(`pgbouncer exited (${proc.exitCode ?? proc.signalCode}): ${this.stderr}`);
+          const client = new Client({ connectionString: this.url(), connectionTimeoutMillis: 1000 });
           try {
             await client.connect();
             await client.query('SELECT 1');
@@ -121,11 +129,34 @@ export class PgBouncer {
         { timeoutMs: 15_000, intervalMs: 50, message: 'pgbouncer to pass a query to the server' },
       );
     } catch (err) {
-      const log = bouncer.log();
-      await bouncer.stop();
-      throw new Error(`${(err as Error).message}\n${stderr}\n${log}`);
+      const log = this.log();
+      await this.stop();
+      throw new Error(`${(err as Error).message}\n${this.stderr}\n${log}`);
     }
-    return bouncer;
+  }
+
+  /**
+   * Kills pgbouncer with SIGKILL (every client and server connection it held is cut, nothing is handed back)
+   * and, after `downMs`, starts it again on the same port and settings; resolves once a query goes through.
+   */
+  async restart(downMs = 0): Promise<void> {
+    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
+    await this.exited;
+    await new Promise((resolve) => setTimeout(resolve, downMs));
+    await this.run();
+  }
+
+  /**
+   * Stops pgbouncer in its tracks (SIGSTOP), as a pooler that hangs: the kernel still accepts connections on its
+   * port, and nothing answers them or the statements of its clients until `thaw()`.
+   */
+  freeze(): void {
+    this.proc.kill('SIGSTOP');
+  }
+
+  /** Lets a frozen pgbouncer carry on (SIGCONT). */
+  thaw(): void {
+    this.proc.kill('SIGCONT');
   }
 
   /** A URL to the database through this pgbouncer. */
@@ -155,6 +186,7 @@ export class PgBouncer {
   async stop(): Promise<void> {
     live.delete(this);
     if (this.proc.exitCode === null && this.proc.signalCode === null) {
+      this.thaw();
       this.proc.kill('SIGTERM');
       const timer = setTimeout(() => this.proc.kill('SIGKILL'), 5000);
       await this.exited;

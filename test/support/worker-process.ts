@@ -1,7 +1,8 @@
 /**
  * A Conveyor worker as a separate OS process, for concurrency and crash tests and the benchmark:
  * `node -r ./test/support/register-ts.js test/support/worker-process.ts`.
- * Environment: WORKER_DATABASE_URL, WORKER_SCHEMA, WORKER_ENGINE (JSON engine options); WORKER_HTTP=1 also serves
+ * Environment: WORKER_DATABASE_URL, WORKER_RECORDER_URL (where invocations are recorded; default the former),
+ * WORKER_CONNECT_TIMEOUT_MS (the pool's and the engine's connections' connect timeout), WORKER_SCHEMA, WORKER_ENGINE (JSON engine options); WORKER_HTTP=1 also serves
  * the REST API and health endpoints on a free loopback port.
  * Prints `{"event":"ready"}` (with `port` when serving HTTP) when it is claiming; SIGTERM shuts it down gracefully
  * (exit 0).
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const schema = process.env.WORKER_SCHEMA!;
   const engine = JSON.parse(process.env.WORKER_ENGINE ?? '{}') as ConveyorOptionsInput;
   const http = process.env.WORKER_HTTP === '1';
-  const recorder = new Pool({ connectionString: url, max: 4 });
+  const recorder = new Pool({ connectionString: process.env.WORKER_RECORDER_URL || url, max: 4 });
   // An idle recorder connection cut with the database (outage and partition tests) must not crash the worker process
   // under test: the recording handler's own queries still fail, as they should.
   recorder.on('error', () => undefined);
@@ -34,7 +35,11 @@ async function main(): Promise<void> {
         schema,
         autoLoadEntities: true,
         synchronize: false,
-        extra: { max: Number(process.env.WORKER_POOL_SIZE ?? 6), application_name: process.env.WORKER_APP_NAME },
+        extra: {
+          max: Number(process.env.WORKER_POOL_SIZE ?? 6),
+          application_name: process.env.WORKER_APP_NAME,
+          ...(process.env.WORKER_CONNECT_TIMEOUT_MS ? { connectionTimeoutMillis: Number(process.env.WORKER_CONNECT_TIMEOUT_MS) } : {}),
+        },
       }),
       ConveyorModule.forRoot(engine),
       ...(http ? [ConveyorHttpModule] : []),

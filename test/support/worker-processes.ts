@@ -23,9 +23,13 @@ export interface SpawnedWorker {
 /** Starts test/support/worker-process.ts as its own OS process. */
 export function spawnWorker(opts: {
   url: string;
+  /** Where the recording handler writes invocations (default `url`): past a pooler a test takes down. */
+  recorderUrl?: string;
   schema: string;
   engine: ConveyorOptionsInput;
   poolSize?: number;
+  /** Connect timeout of its pool and of the engine's own connections (default: pg's, none; the engine's, 5 s). */
+  connectTimeoutMs?: number;
   /** application_name of its connections (the listener and leader add `:listener` / `:leader`). */
   appName?: string;
   /** Also serve the REST API and health endpoints; `ready` then carries the port (SpawnedWorker.port). */
@@ -41,9 +45,11 @@ export function spawnWorker(opts: {
       env: {
         ...process.env,
         WORKER_DATABASE_URL: opts.url,
+        WORKER_RECORDER_URL: opts.recorderUrl ?? '',
         WORKER_SCHEMA: opts.schema,
         WORKER_ENGINE: JSON.stringify(opts.engine),
         WORKER_POOL_SIZE: String(opts.poolSize ?? 6),
+        WORKER_CONNECT_TIMEOUT_MS: opts.connectTimeoutMs === undefined ? '' : String(opts.connectTimeoutMs),
         WORKER_APP_NAME: opts.appName ?? 'conveyor-test-worker',
         WORKER_HTTP: opts.http ? '1' : '',
       },

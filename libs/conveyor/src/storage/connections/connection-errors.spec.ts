@@ -18,6 +18,15 @@ describe('connection errors', () => {
     ).toBe(false);
   });
 
+  it("include a login not let in within the connect timeout, in the words of pg's client and of its pool", () => {
+    expect(isConnectionError(new Error('timeout expired'))).toBe(true);
+    expect(isConnectionError(new Error('Connection terminated due to connection timeout', { cause: new Error('timeout expired') }))).toBe(
+      true,
+    );
+    expect(isConnectionError(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    expect(isConnectionError(new Error('the lock timeout expired while the row was held'))).toBe(false);
+  });
+
   it("read with the driver's reason after the engine's message, each message once", () => {
     expect(connectionErrorText(engine)).toBe(
       'The job database is unavailable; try again shortly. (unsupported startup parameter: options)',

@@ -60,12 +60,16 @@ export function isUnstorableText(err: unknown): boolean {
  * such errors become 503 for callers and a retry for the engine's own loops. A database closed to new sessions
  * (`ALTER DATABASE ... ALLOW_CONNECTIONS false`) is one: its refusal is matched by message, since its SQLSTATE
  * (55000, object not in prerequisite state) also names errors of statements that will not improve by waiting.
+ * So is a connection not let in within its connect timeout: pg's Client says only `timeout expired` (the engine's
+ * own connections, its worker connection among them, are Clients), pg's pool `timeout exceeded when trying to
+ * connect` or `Connection terminated due to connection timeout`. A pooler that holds new logins (PgBouncer frozen,
+ * or waiting for a server) answers so.
  */
 export function isConnectionError(err: unknown): boolean {
   return errorChain(err).some((rec) => {
     if (typeof rec.code === 'string' && (CONNECTION_CODES.has(rec.code) || rec.code.startsWith('08'))) return true;
     const msg = typeof rec.message === 'string' ? rec.message : '';
-    return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|is not currently accepting connections|Cannot use a pool after calling end/i.test(
+    return /^timeout expired$|timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|is not currently accepting connections|Cannot use a pool after calling end/i.test(
       msg,
     );
   });
