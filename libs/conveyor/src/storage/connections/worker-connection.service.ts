@@ -27,24 +27,44 @@ import { carriageMs } from './statement-deadline';
  * `jit_above_cost` and compile on every planning. Nothing on this connection runs long enough
  * for JIT to pay.
  */
-export const CLAIM_PLANNER_OPTIONS =
-  '-c enable_sort=off -c enable_bitmapscan=off -c enable_seqscan=off -c plan_cache_mode=force_generic_plan -c jit=off';
+export const CLAIM_PLANNER_SETTINGS: Readonly<Record<string, string>> = {
+  enable_sort: 'off',
+  enable_bitmapscan: 'off',
+  enable_seqscan: 'off',
+  plan_cache_mode: 'force_generic_plan',
+  jit: 'off',
+};
+
+/** CLAIM_PLANNER_SETTINGS as a connection's startup `options` (`-c name=value …`), for a test's own client. */
+export const CLAIM_PLANNER_OPTIONS = Object.entries(CLAIM_PLANNER_SETTINGS)
+  .map(([name, value]) => `-c ${name}=${value}`)
+  .join(' ');
+
+/**
+ * Sets CLAIM_PLANNER_SETTINGS on the worker connection's session, as its second statement, before any claim is
+ * planned. A statement rather than the startup parameter `options`: PgBouncer refuses that parameter in every pool
+ * mode (`unsupported startup parameter: options`), so a worker connection that sent it could never log in through a
+ * PgBouncer in session mode, which needs no pooler mode otherwise.
+ */
+const CLAIM_PLANNER_SQL = `SELECT ${Object.entries(CLAIM_PLANNER_SETTINGS)
+  .map(([name, value]) => `set_config('${name}', '${value}', false)`)
+  .join(', ')}`;
 
 /**
  * How the worker connection uses its session. Behind a pooler in transaction mode it has none of its own:
  *
- * - No planner options: startup parameters belong to the client's connection to the pooler, not to the server
- *   connections its statements run on (PgBouncer refuses `options` unless told to ignore it, and then drops it).
- *   Claims are planned with the server's settings, so one made right after a burst of inserts may sort instead
- *   of walking the claim index (see CLAIM_PLANNER_OPTIONS) until the table is analysed again.
+ * - No planner settings: a session setting stays on the server connection that ran it, for the pooler's other
+ *   clients, and does not follow this client's statements to the next one. Claims are planned with the server's
+ *   settings, so one made right after a burst of inserts may sort instead of walking the claim index (see
+ *   CLAIM_PLANNER_SETTINGS) until the table is analysed again.
  * - No pipelining: each statement is its own transaction, which ends at its ReadyForQuery, where the pooler may
  *   give the server connection to another client. Whether statements sent behind it before that answer go with
  *   it is up to the pooler and its version, not a promise of the protocol, so each is sent once the one before
  *   it is answered — by then it has committed, so the order of the calls to `runner` is still the order in
  *   which their statements take effect.
  */
-function sessionSettings(pooler: PoolerMode): { options?: string; pipeline: boolean } {
-  return pooler === 'none' ? { options: CLAIM_PLANNER_OPTIONS, pipeline: true } : { pipeline: false };
+function sessionSettings(pooler: PoolerMode): { plannerSql?: string; pipeline: boolean } {
+  return pooler === 'none' ? { plannerSql: CLAIM_PLANNER_SQL, pipeline: true } : { pipeline: false };
 }
 
 /**
@@ -150,13 +170,15 @@ export class WorkerConnection implements OnApplicationShutdown {
   }
 
   private async open(): Promise<Client> {
-    const client = dedicatedClient({ ...this.db.clientConfig('worker'), ...sessionSettings(this.db.pooler) });
+    const { plannerSql, pipeline } = sessionSettings(this.db.pooler);
+    const client = dedicatedClient({ ...this.db.clientConfig('worker'), pipeline });
     // Without a listener an 'error' event would crash the process.
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
       await this.db.queryOn(client, workerSessionSql(this.db.pooler));
+      if (plannerSql) await this.db.queryOn(client, plannerSql);
       // Behind a pooler the session is the pooler's, and so is the server's idle limit on it.
       if (this.db.pooler === 'none') await this.db.queryOn(client, HELD_SESSION_SQL);
     } catch (err) {
