@@ -41,9 +41,7 @@ export interface PgBouncerOptions {
  * `stop()` ends it and removes the folder; one still running when the process exits is killed then.
  */
 export class PgBouncer {
-  private exited!: Promise<void>;
-  private proc!: ChildProcess;
-  private stderr = '';
+  private exited: Promise<void>;
 
   private constructor(
     readonly dir: string,
@@ -51,7 +49,10 @@ export class PgBouncer {
     /** The name clients connect to: the target's database name. */
     readonly database: string,
     private readonly user: string,
-  ) {}
+    private readonly proc: ChildProcess,
+  ) {
+    this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
+  }
 
   /** Starts a pgbouncer in front of the database at `targetUrl` and waits until a query goes through it. */
   static async start(targetUrl: string, options: PgBouncerOptions = {}): Promise<PgBouncer> {
@@ -95,27 +96,18 @@ export class PgBouncer {
     // As root, pgbouncer runs as RUN_AS and writes its log into `dir`.
     giveTo(RUN_AS, dir);
 
-    const bouncer = new PgBouncer(dir, port, database, user);
+    const args = isRoot() ? ['-u', RUN_AS, join(dir, 'pgbouncer.ini')] : [join(dir, 'pgbouncer.ini')];
+    const proc = spawn(binary()!, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const bouncer = new PgBouncer(dir, port, database, user, proc);
     live.add(bouncer);
-    await bouncer.run();
-    return bouncer;
-  }
-
-  /** Starts the pgbouncer process on this folder's ini and waits until a query goes through it. */
-  private async run(): Promise<void> {
-    const ini = join(this.dir, 'pgbouncer.ini');
-    const args = isRoot() ? ['-u', RUN_AS, ini] : [ini];
-    const proc = spawn(binary()!, args, { cwd: this.dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    this.proc = proc;
-    this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
-    this.stderr = '';
-    proc.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
     try {
       await waitFor(
         async () => {
           if (proc.exitCode !== null || proc.signalCode !== null)
-            throw new Error(`pgbouncer exited (${proc.exitCode ?? proc.signalCode}): ${this.stderr}`);
-          const client = new Client({ connectionString: this.url(), connectionTimeoutMillis: 1000 });
+            throw new Error(`pgbouncer exited (${proc.exitCode ?? proc.signalCode}): ${stderr}`);
+          const client = new Client({ connectionString: bouncer.url(), connectionTimeoutMillis: 1000 });
           try {
             await client.connect();
             await client.query('SELECT 1');
@@ -129,21 +121,11 @@ export class PgBouncer {
         { timeoutMs: 15_000, intervalMs: 50, message: 'pgbouncer to pass a query to the server' },
       );
     } catch (err) {
-      const log = this.log();
-      await this.stop();
-      throw new Error(`${(err as Error).message}\n${this.stderr}\n${log}`);
+      const log = bouncer.log();
+      await bouncer.stop();
+      throw new Error(`${(err as Error).message}\n${stderr}\n${log}`);
     }
-  }
-
-  /**
-   * Kills pgbouncer with SIGKILL (every client and server connection it held is cut, nothing is handed back)
-   * and, after `downMs`, starts it again on the same port and settings; resolves once a query goes through.
-   */
-  async restart(downMs = 0): Promise<void> {
-    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
-    await this.exited;
-    await new Promise((resolve) => setTimeout(resolve, downMs));
-    await this.run();
+    return bouncer;
   }
 
   /**

@@ -6,14 +6,15 @@ import { waitFor } from '../support/wait-for';
 import { spawnWorker, SpawnedWorker } from '../support/worker-processes';
 
 const unavailable = pgbouncerUnavailable();
-if (unavailable) console.warn(`pooler admin commands test skipped: ${unavailable}`);
+if (unavailable) console.warn(`frozen pooler test skipped: ${unavailable}`);
 
 /**
- * An operator's commands on PgBouncer's admin console while a worker runs jobs through it in transaction mode.
- * `KILL db` drops every client connection and holds new ones until `RESUME`: the worker's next connection waits at
- * its login, and the connect timeout it runs into is the database being away, like any other connection failure.
+ * A PgBouncer in transaction mode that hangs (frozen) while a worker process runs a job through it. The worker's open
+ * connection overruns its statement deadline; each connection it opens after that is accepted by the kernel and never
+ * let in, so it runs into its connect timeout — the database being away, like any other connection failure: the
+ * job's outcome waits in memory and is written whole once the pooler answers again.
  */
-(unavailable ? describe.skip : describe)('PgBouncer admin commands under a working instance', () => {
+(unavailable ? describe.skip : describe)('a frozen PgBouncer under a working instance', () => {
   const direct = process.env.CONVEYOR_TEST_DATABASE_URL!;
   let bouncer: PgBouncer;
   let schema: TestSchema;
