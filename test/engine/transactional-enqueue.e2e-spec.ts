@@ -225,6 +225,36 @@ describe('enqueue in the caller’s transaction', () => {
     }
   });
 
+  it('a manager of another DataSource whose sessions write dates in another style answers the times it stored', async () => {
+    // Its role, database or URL may set any DateStyle: the engine sets its own sessions' only.
+    const url = new URL(process.env[TEST_DATABASE_URL_ENV]!);
+    url.searchParams.set('options', '-c DateStyle=SQL,DMY -c TimeZone=Asia/Kathmandu');
+    const host = new DataSource({ type: 'postgres', url: url.toString() });
+    await host.initialize();
+    try {
+      const { job, styles } = await host.transaction(async (manager) => {
+        const job = await t.jobs.enqueue('TEST_RECORD', {}, { manager, delayMs: 60_000 });
+        const [more] = await t.jobs.enqueueMany([{ type: 'TEST_RECORD', payload: {}, delayMs: 60_000 }], { manager });
+        const [{ style }] = await manager.query(`SELECT current_setting('DateStyle') AS style`);
+        return { job: [job, more], styles: style as string };
+      });
+      const { rows } = await t.sql.query<{ id: string; created: string; run: string }>(
+        `SELECT id, floor(extract(epoch FROM created_at) * 1000)::bigint::text AS created,
+                floor(extract(epoch FROM run_at) * 1000)::bigint::text AS run
+         FROM ${t.jobsTable} WHERE id = ANY($1) ORDER BY id`,
+        [job.map((j) => j.id)],
+      );
+      const answered = [...job].sort((a, b) => (a.id < b.id ? -1 : 1));
+      expect(answered.map((j) => [j.id, j.createdAt?.getTime(), j.runAt?.getTime()])).toEqual(
+        rows.map((r) => [r.id, Number(r.created), Number(r.run)]),
+      );
+      // The caller's own statements after the enqueue read the style they had before it.
+      expect(styles).toBe('SQL, DMY');
+    } finally {
+      await host.destroy();
+    }
+  });
+
   it('a manager of a DataSource on another database is refused, and stores nothing there', async () => {
     // Another database with Conveyor's tables under the same schema name: statements naming the schema would land there.
     const database = `conveyor_t_txother_${randomBytes(4).toString('hex')}`;

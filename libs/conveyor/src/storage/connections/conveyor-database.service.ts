@@ -17,7 +17,7 @@ import { QueryOptions, SqlResult, SqlRunner, STATEMENT_DEADLINE_MS } from './sql
 import { carriageMs, withinDeadline } from './statement-deadline';
 import { TRANSACTION_BEGIN_SQL } from './transaction-begin';
 import { CallerTransactionCommits } from './caller-transaction-commits';
-import { CallerDatabases } from './caller-databases';
+import { CallerDatabases, inIsoDateStyle } from './caller-databases';
 
 /**
  * The engine's handle on PostgreSQL. TypeORM owns the connection pool; the engine's own statements go
@@ -158,7 +158,8 @@ export class ConveyorDatabase implements OnModuleDestroy {
    * QueryRunner keeps its pg client, which is back in the pool and may be running another caller's transaction,
    * so a manager whose transaction ended (kept past `dataSource.transaction`'s callback) is refused, as TypeORM
    * refuses it, instead of inserting the job into whatever that connection runs now. A manager of another DataSource
-   * is refused unless that DataSource is on this database (CallerDatabases), before its first statement.
+   * is refused unless that DataSource is on this database (CallerDatabases), before its first statement; when its
+   * sessions write timestamps in another style than ISO, each statement runs with ISO for its duration.
    */
   runnerFor(manager?: EntityManager): SqlRunner {
     const queryRunner = manager?.queryRunner;
@@ -176,8 +177,9 @@ export class ConveyorDatabase implements OnModuleDestroy {
     return {
       inCallerTransaction: true,
       query: async <R>(text: string, values?: unknown[], options?: QueryOptions): Promise<SqlResult<R>> => {
-        await this.callerDatabases.refuseAnother(queryRunner.dataSource, callers);
-        return callers.query<R>(text, values, options);
+        const { isoDates } = await this.callerDatabases.refuseAnother(queryRunner.dataSource, callers);
+        const statement = () => callers.query<R>(text, values, options);
+        return isoDates ? statement() : inIsoDateStyle(callers, statement);
       },
     };
   }
