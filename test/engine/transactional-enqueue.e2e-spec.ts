@@ -164,7 +164,7 @@ describe('enqueue in the caller’s transaction', () => {
     expect(rows).toEqual([{ id: holder.id }]);
   });
 
-  it('a key held by an open transaction holds up the enqueues of that key only, which then get the committed job', async () => {
+  it('a key held by an open transaction holds up keyed submissions, not keyless ones; one of that key gets the committed job', async () => {
     const caller = dataSource.createQueryRunner();
     await caller.startTransaction();
     try {
