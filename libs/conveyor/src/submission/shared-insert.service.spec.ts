@@ -359,14 +359,17 @@ describe('SharedInsertService', () => {
     ]);
   });
 
-  it('sends a keyless submission at once beside a keyed insert in flight, which may wait long for a key’s holder', async () => {
+  it.each([
+    ['', {}],
+    ['large ', { blob: 'x'.repeat(SOLO_PAYLOAD_CHARS) }],
+  ])('sends a %skeyless submission at once beside a keyed insert in flight, which may wait long for a key’s holder', async (_, payload) => {
     const table = new FakeJobsTable();
     const shared = service(table, fakePickup(table));
     let release!: () => void;
     table.gate = new Promise((resolve) => (release = resolve));
-    const keyed = request({ idempotency_key: 'held', idempotency_hash: 'h' });
+    const keyed = request({ payload, idempotency_key: 'held', idempotency_hash: 'h' });
     const keyedAnswer = shared.insert(keyed);
-    const plain = request();
+    const plain = request({ payload });
     const plainAnswer = shared.insert(plain);
     expect(shared.waiting).toBe(0);
     expect(table.statements.map((s) => s.ids)).toEqual([[keyed.id], [plain.id]]);

@@ -39,6 +39,8 @@ export class SharedInsertService {
   private readonly largeBatcher: SubmissionBatcher<NewJobRow, SharedInsertAnswer>;
   /** The lane of submissions with keys (see the class), beside `batcher`'s. */
   private readonly keyedBatcher: SubmissionBatcher<NewJobRow, SharedInsertAnswer>;
+  /** The lane of submissions with large payloads and keys, for the reasons of both. */
+  private readonly largeKeyedBatcher: SubmissionBatcher<NewJobRow, SharedInsertAnswer>;
 
   constructor(
     private readonly db: ConveyorDatabase,
@@ -55,21 +57,24 @@ export class SharedInsertService {
     this.batcher = lane();
     this.largeBatcher = lane();
     this.keyedBatcher = lane();
+    this.largeKeyedBatcher = lane();
   }
 
   /**
    * Inserts one validated row, with whatever other submissions are waiting. A row with a large payload goes in a lane
    * of its own: storing it takes the database long enough that the small ones arriving meanwhile would wait for it,
    * and its lane, like theirs, has one group in flight, so large submissions in numbers do not take every pooled
-   * connection.
+   * connection. Rows with keys go apart from those without in either size (see the class).
    */
   insert(row: NewJobRow): Promise<SharedInsertAnswer> {
-    return (payloadChars(row) > SOLO_PAYLOAD_CHARS ? this.largeBatcher : hasKeys(row) ? this.keyedBatcher : this.batcher).submit(row);
+    const keyed = hasKeys(row);
+    if (payloadChars(row) > SOLO_PAYLOAD_CHARS) return (keyed ? this.largeKeyedBatcher : this.largeBatcher).submit(row);
+    return (keyed ? this.keyedBatcher : this.batcher).submit(row);
   }
 
   /** Submissions waiting for the group in flight (for tests and diagnostics). */
   get waiting(): number {
-    return this.batcher.waiting + this.largeBatcher.waiting + this.keyedBatcher.waiting;
+    return this.batcher.waiting + this.largeBatcher.waiting + this.keyedBatcher.waiting + this.largeKeyedBatcher.waiting;
   }
 
   private async insertGroup(rows: NewJobRow[]): Promise<Array<PromiseSettledResult<SharedInsertAnswer>>> {
