@@ -69,7 +69,7 @@ describe('loadAppConfig: API keys and rate limit', () => {
 
   it('reads QUEUE_CONCURRENCY as name:number pairs, the number after the last colon, refusing a name given twice', () => {
     expect(loadAppConfig({ QUEUE_CONCURRENCY: 'emails:5, pdf : 2' }).engine).toMatchObject({ queueConcurrency: { emails: 5, pdf: 2 } });
-    // Queue names may hold colons: this one could not be capped before.
+    // Queue names may hold colons: the cap is the number after the last one.
     expect(loadAppConfig({ QUEUE_CONCURRENCY: 'tenant-1:emails:3' }).engine).toMatchObject({ queueConcurrency: { 'tenant-1:emails': 3 } });
     for (const pair of ['emails:5x', 'emails', ':5', 'emails:'])
       expect(() => loadAppConfig({ QUEUE_CONCURRENCY: pair })).toThrow(
