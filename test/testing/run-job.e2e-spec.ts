@@ -106,6 +106,27 @@ class KeepsItsContextHandler extends JobHandlerHost {
   }
 }
 
+/** Reports without `await` right after it returned, while its outcome is on its way; records how each report ended. */
+@JobHandler('REPORTS_AFTER_RETURNING')
+class ReportsAfterReturningHandler extends JobHandlerHost {
+  static readonly reports: Promise<unknown>[] = [];
+
+  handle(_job: Job, context: JobContext): string {
+    setImmediate(() => {
+      const settled = (call: () => Promise<void>) =>
+        call().then(
+          () => 'resolved',
+          (err: unknown) => err,
+        );
+      ReportsAfterReturningHandler.reports.push(
+        settled(() => context.progress(50)),
+        settled(() => context.heartbeat()),
+      );
+    });
+    return 'returned';
+  }
+}
+
 /** runJob says what the engine does: the same handler, run by both, ends the same way. */
 describe('runJob agrees with the engine', () => {
   let schema: TestSchema;
@@ -124,6 +145,7 @@ describe('runJob agrees with the engine', () => {
         DueDateHandler,
         ReportsADateHandler,
         KeepsItsContextHandler,
+        ReportsAfterReturningHandler,
       ],
     });
   });
@@ -220,6 +242,21 @@ describe('runJob agrees with the engine', () => {
     const run = await runJob(new KeepsItsContextHandler(), {});
     expect(run).toMatchObject({ kind: 'completed', result: 'returned' });
     expect(await late(KeepsItsContextHandler.context!)).toEqual(refused);
+    expect(run.progress).toEqual([]);
+  });
+
+  it('a report right after the handler returned, before its outcome is written, rejects as a later one does', async () => {
+    const { reports } = ReportsAfterReturningHandler;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await t.jobs.enqueue('REPORTS_AFTER_RETURNING', {})).id);
+    await drainQueue(t.app, { timeoutMs: 10_000 });
+    await waitFor(() => reports.length === 2 * ids.length, { message: 'every report to be made' });
+    expect(await Promise.all(reports.splice(0))).toEqual(Array(2 * ids.length).fill(expect.any(LeaseLostError)));
+    for (const id of ids) expect(await stored(id)).toMatchObject({ status: JobStatus.COMPLETED, progress: null });
+
+    const run = await runJob(new ReportsAfterReturningHandler(), {});
+    await waitFor(() => reports.length === 2, { message: "runJob's reports to be made" });
+    expect(await Promise.all(reports.splice(0))).toEqual([expect.any(LeaseLostError), expect.any(LeaseLostError)]);
     expect(run.progress).toEqual([]);
   });
 

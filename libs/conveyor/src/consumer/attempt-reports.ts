@@ -31,15 +31,20 @@ export interface LeaseHolder {
 /**
  * A handler's explicit heartbeat and its progress reports, one pair of functions for every attempt of a pool. Each is
  * one statement fenced by the attempt's lease token: when the claim is gone it changes nothing, the pool drops the
- * job (`markLost`) and the call rejects with LeaseLostError. Each extends the lease as well.
+ * job (`markLost`) and the call rejects with LeaseLostError. Each extends the lease as well. A report once the attempt
+ * is over (its handler settled or its attempt was given up) rejects with LeaseLostError at once and writes nothing: its
+ * outcome is on its way, and the token would otherwise let it through until that write lands, storing progress on a
+ * finished job, or not, by a race.
  */
 export function createAttemptReports(db: ConveyorDatabase, leaseMs: number, pool: LeaseHolder, live?: LivePublisher): AttemptReports {
   const lost = (held: HeldJob): never => {
     pool.markLost([{ id: held.job.id, token: held.token }]);
     throw new LeaseLostError(held.job.id);
   };
+  const over = (held: HeldJob): boolean => held.state === 'finishing' || held.lost;
   return {
     heartbeat: async (held) => {
+      if (over(held)) throw new LeaseLostError(held.job.id);
       const sentAt = performance.now();
       const { rows } = await run<{ id: string }>(db.pool, jobExtendLease(db.tables, { id: held.job.id, token: held.token }, leaseMs));
       if (rows.length === 0) return lost(held);
@@ -47,6 +52,7 @@ export function createAttemptReports(db: ConveyorDatabase, leaseMs: number, pool
     },
     progress: async (held, input) => {
       const progress = readJobProgress(input);
+      if (over(held)) throw new LeaseLostError(held.job.id);
       held.reportedProgress = true;
       const sentAt = performance.now();
       const report = jobSetProgress(db.tables, held.job.id, held.token, JSON.stringify(progress), leaseMs);
