@@ -28,12 +28,17 @@ export function thrownStack(err: unknown): string | undefined {
   }
 }
 
-function isError(err: unknown): err is Error {
+/** `err instanceof type`, false where asking runs code that throws (a proxy's getPrototypeOf trap, a revoked proxy). */
+export function isThrownInstance<T>(err: unknown, type: abstract new (...args: never[]) => T): err is T {
   try {
-    return err instanceof Error;
+    return err instanceof type;
   } catch {
     return false;
   }
+}
+
+function isError(err: unknown): err is Error {
+  return isThrownInstance(err, Error);
 }
 
 function readable(read: () => unknown): string | undefined {

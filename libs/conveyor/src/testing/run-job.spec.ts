@@ -77,6 +77,29 @@ describe('runJob', () => {
     expect(await runJob(failing, { n: 1 }, { attempt: 3, maxAttempts: 3 })).toMatchObject({ kind: 'dead' });
   });
 
+  it('classifies a thrown value that throws when asked what it is as a failed attempt, as the engine does', async () => {
+    const selfThrowing: object = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw selfThrowing;
+        },
+      },
+    );
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    // Compared by identity only: jest's own comparison of such a value would throw it.
+    const outcome = (thrown: object, maxAttempts: number) =>
+      runJob(new ScriptedHandler(() => Promise.reject(thrown)), { n: 1 }, { maxAttempts }).then(
+        (run) => ({ kind: run.kind, error: (run as { error?: unknown }).error === thrown ? 'as thrown' : 'another' }),
+        () => 'rejected',
+      );
+    for (const thrown of [selfThrowing, revoked]) {
+      expect(await outcome(thrown, 1)).toEqual({ kind: 'dead', error: 'as thrown' });
+      expect(await outcome(thrown, 2)).toEqual({ kind: 'retry', error: 'as thrown' });
+    }
+  });
+
   it('classifies the control errors: permanent, retry-later with its time, cancelled', async () => {
     const at = new Date(Date.now() + 60_000);
     expect(await runJob(new ScriptedHandler(() => Promise.reject(new PermanentJobError('bad input'))), { n: 1 })).toMatchObject({

@@ -16,6 +16,7 @@ import { LeaseLostError } from '../errors/lease-lost.error';
 import { FinishRow } from '../storage/statements/finish-row';
 import { JobRun, JobRunOutcome } from './job-run-outcome';
 import { invalidSubmission, payloadProblems } from '../submission/payload-problems';
+import { isThrownInstance } from '../errors/thrown-text';
 import { buildTestJob } from './test-job';
 
 /** How `runJob` sets up the attempt. */
@@ -155,18 +156,18 @@ function runAttempt(
 /** What a written row (or none) means for the job, with what decided it. */
 function outcomeOf<R>(row: FinishRow | null, end: AttemptEnd): JobRunOutcome<R> {
   const error = end.aborted ? end.aborted.reason : end.value;
-  if (row === null) return error instanceof JobCancelledError ? { kind: 'cancelled', error } : { kind: 'lease-lost', error };
+  if (row === null) return isThrownInstance(error, JobCancelledError) ? { kind: 'cancelled', error } : { kind: 'lease-lost', error };
   switch (row.status) {
     case JobStatus.COMPLETED:
       return { kind: 'completed', result: row.result as R, ...(row.error ? { lastError: row.error } : {}) };
     case JobStatus.PENDING:
       return { kind: 'handed-back', error };
     case JobStatus.RETRYING:
-      if (error instanceof RetryLaterError && row.snoozed) return { kind: 'retry-later', runAt: error.runAt, error };
+      if (isThrownInstance(error, RetryLaterError) && row.snoozed) return { kind: 'retry-later', runAt: error.runAt, error };
       return { kind: 'retry', delayMs: row.delay_ms ?? 0, error };
     case JobStatus.CANCELLED:
       return { kind: 'cancelled', error };
     default:
-      return error instanceof PermanentJobError ? { kind: 'permanent', error } : { kind: 'dead', error };
+      return isThrownInstance(error, PermanentJobError) ? { kind: 'permanent', error } : { kind: 'dead', error };
   }
 }
