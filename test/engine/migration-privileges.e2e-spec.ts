@@ -55,6 +55,19 @@ describe('migrations as a role without CREATE on the database', () => {
     expect(await standaloneMigrator(asRole, schema).isUpToDate()).toBe(true);
   });
 
+  it('stops with an error that says to create the schema when it is missing and the role may not create it', async () => {
+    const schema = `conveyor_t_absent_${randomBytes(4).toString('hex')}`;
+    const failure = await standaloneMigrator(asRole, schema)
+      .migrate()
+      .catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(MigrationPrivilegeError);
+    expect((failure as Error).message).toContain(
+      `schema "${schema}", which does not exist, as role "${role}" (permission denied for database`,
+    );
+    expect((failure as Error).message).toContain(`CREATE SCHEMA "${schema}" AUTHORIZATION "${role}"`);
+    expect((failure as Error).message).not.toContain('GRANT USAGE, CREATE ON SCHEMA');
+  });
+
   it('stops with an error that names the schema, the role and the grant when it may not create there', async () => {
     const schema = await schemaGranted('privusage', 'USAGE');
     const failure = await standaloneMigrator(asRole, schema)

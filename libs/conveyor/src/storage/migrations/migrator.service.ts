@@ -39,8 +39,11 @@ export class MigratorService {
       await this.applyMigrations();
     } catch (err) {
       if ((err as { code?: string }).code !== INSUFFICIENT_PRIVILEGE) throw err;
-      const { rows } = await this.db.pool.query<{ role: string }>('SELECT current_user AS role');
-      throw new MigrationPrivilegeError(this.db.schema, rows[0].role, { cause: err as Error });
+      const { rows } = await this.db.pool.query<{ role: string; schemaExists: boolean }>(
+        `SELECT current_user AS role, EXISTS (SELECT FROM pg_catalog.pg_namespace WHERE nspname = $1) AS "schemaExists"`,
+        [this.db.schema],
+      );
+      throw new MigrationPrivilegeError(this.db.schema, rows[0].role, rows[0].schemaExists, { cause: err as Error });
     }
   }
 
