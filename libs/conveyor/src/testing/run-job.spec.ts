@@ -112,6 +112,11 @@ describe('runJob', () => {
     expect(await runJob(new ScriptedHandler(() => Promise.reject(new CancelJobError())), { n: 1 })).toMatchObject({ kind: 'cancelled' });
   });
 
+  it("answers a retry-later past year 9999 with the engine's time, the end of 9999", async () => {
+    const never = await runJob(new ScriptedHandler(() => Promise.reject(new RetryLaterError(new Date(8.64e15)))), { n: 1 });
+    expect(never).toMatchObject({ kind: 'retry-later', runAt: new Date('9999-12-31T23:59:59.999Z') });
+  });
+
   it('gives up a retry-later once the snooze cap is reached', async () => {
     const snoozing = new ScriptedHandler(() => Promise.reject(new RetryLaterError(1000)));
     expect(await runJob(snoozing, { n: 1 }, { snoozes: 2, maxSnoozes: 2 })).toMatchObject({ kind: 'dead' });

@@ -163,7 +163,10 @@ function outcomeOf<R>(row: FinishRow | null, end: AttemptEnd): JobRunOutcome<R> 
     case JobStatus.PENDING:
       return { kind: 'handed-back', error };
     case JobStatus.RETRYING:
-      if (isThrownInstance(error, RetryLaterError) && row.snoozed) return { kind: 'retry-later', runAt: error.runAt, error };
+      if (isThrownInstance(error, RetryLaterError) && row.snoozed) {
+        // The time the engine waits until, as its history entry says: past year 9999, the end of 9999.
+        return { kind: 'retry-later', runAt: row.entry?.retryAt ? new Date(row.entry.retryAt) : error.runAt, error };
+      }
       return { kind: 'retry', delayMs: row.delay_ms ?? 0, error };
     case JobStatus.CANCELLED:
       return { kind: 'cancelled', error };
