@@ -117,6 +117,16 @@ describe('runJob', () => {
     expect(never).toMatchObject({ kind: 'retry-later', runAt: new Date('9999-12-31T23:59:59.999Z') });
   });
 
+  it("takes the app's forRoot options as they are, dataSourceName and all", async () => {
+    const forRootOptions = { dataSourceName: 'jobs', defaultMaxAttempts: 1 };
+    const failing = new ScriptedHandler(() => Promise.reject(new Error('down')));
+    const outcome = await runJob(failing, { n: 1 }, { engine: forRootOptions }).then(
+      (run) => run.kind,
+      (err: Error) => err.message,
+    );
+    expect(outcome).toBe('dead');
+  });
+
   it('gives up a retry-later once the snooze cap is reached', async () => {
     const snoozing = new ScriptedHandler(() => Promise.reject(new RetryLaterError(1000)));
     expect(await runJob(snoozing, { n: 1 }, { snoozes: 2, maxSnoozes: 2 })).toMatchObject({ kind: 'dead' });

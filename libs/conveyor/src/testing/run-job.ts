@@ -26,9 +26,10 @@ export interface RunJobOptions<P> {
   /**
    * The engine options the app gives `ConveyorModule` (`forRoot`): their `defaultMaxAttempts`, `defaultTimeoutMs`,
    * `backoff` and `maxSnoozes` apply where the handler's `@JobHandler` leaves them out, as in the app's worker.
-   * Checked as the module checks them. Default: the engine's defaults.
+   * Checked as the module checks them; `forRoot`'s `dataSourceName`, which names no engine option, is left aside.
+   * Default: the engine's defaults.
    */
-  engine?: ConveyorOptionsInput;
+  engine?: ConveyorOptionsInput & { dataSourceName?: string | undefined };
   /** Default: the handler's `@JobHandler` `maxAttempts`, else the engine's `defaultMaxAttempts`. */
   maxAttempts?: number;
   /** Retry backoff used to compute `delayMs`, over the handler's `@JobHandler` `backoff` and the engine's default. */
@@ -67,7 +68,8 @@ const TEST_WORKER = 'conveyor-testing';
  * the handler never runs. It reaches the handler as stored, through JSON (a Date is an ISO string), as in the engine.
  */
 export async function runJob<P, R>(handler: JobHandlerHost<P, R>, payload: P, options: RunJobOptions<P> = {}): Promise<JobRun<P, R>> {
-  const engine = validateConveyorOptions(options.engine);
+  const { dataSourceName: _dataSource, ...engineOptions } = options.engine ?? {};
+  const engine = validateConveyorOptions(engineOptions);
   const meta = jobHandlerMetadataOf(handler);
   const settings = jobHandlerSettings(meta, engine);
   // A payload a submission would refuse never reaches a handler; one it takes reaches it as stored, through JSON.
