@@ -6,6 +6,13 @@ import { jsonOrNull, plainArray, sparseArray, uuidArray } from './sql-arrays';
 import { SqlTables, Statement } from './statement';
 
 /**
+ * The latest run_at an outcome sets: a delay counted on Node's clock and added to the database's `now()` may reach past
+ * the calendar's last instant (a retry "until 9999-12-31T23:59:59.999Z" a few ms later), and a run_at in year 10000
+ * is one that a Date and most clients cannot read back.
+ */
+const LAST_RUN_AT_SQL = `timestamptz '9999-12-31 23:59:59.999+00'`;
+
+/**
  * Writes many outcomes (completed, retrying, dead, cancelled, handed back) with one statement.
  * Only rows still RUNNING under the same lease token change, so a worker that lost its claim
  * (lease expired and the job was rescued or re-claimed) cannot overwrite the newer attempt.
@@ -39,7 +46,8 @@ UPDATE ${t.jobs} j SET
   result = CASE WHEN o.status = 'COMPLETED' THEN o.result ELSE j.result END,
   last_error = coalesce(o.error, j.last_error),
   errors = CASE WHEN o.entry IS NULL THEN j.errors ELSE j.errors || jsonb_build_array(o.entry) END,
-  run_at = CASE WHEN o.delay_ms IS NULL THEN j.run_at ELSE now() + o.delay_ms * interval '1 millisecond' END,
+  run_at = CASE WHEN o.delay_ms IS NULL THEN j.run_at
+    ELSE least(now() + o.delay_ms * interval '1 millisecond', ${LAST_RUN_AT_SQL}) END,
   attempts = j.attempts - coalesce(o.refund, 0),
   snoozes = j.snoozes + coalesce(o.snoozed, 0),
   locked_by = NULL,
