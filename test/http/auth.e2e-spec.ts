@@ -271,6 +271,24 @@ describe('REST API access control', () => {
       expect(statuses).toEqual([...Array(MAX).fill(401), 429]);
     });
 
+    it('counts an IPv6 client by its /64, so moving to another address of its network does not escape the limit', async () => {
+      const server = t.app.getHttpServer();
+      const express = t.app.getHttpAdapter().getInstance();
+      // As behind a proxy that reports the client in X-Forwarded-For, the set-up the guard's doc asks for.
+      express.set('trust proxy', true);
+      try {
+        const guess = (from: string) =>
+          request(server).get('/queues').set('X-Forwarded-For', from).set('Authorization', `Bearer guess-${from}`);
+        const statuses: number[] = [];
+        for (let i = 1; i <= MAX + 1; i++) statuses.push((await guess(`2001:db8:5:6::${i.toString(16)}`)).status);
+        expect(statuses).toEqual([...Array(MAX).fill(401), 429]);
+        // Another /64 is another client.
+        expect((await guess('2001:db8:5:7::1')).status).toBe(401);
+      } finally {
+        express.set('trust proxy', false);
+      }
+    });
+
     it('never limits health endpoints', async () => {
       const server = t.app.getHttpServer();
       for (let i = 0; i < MAX * 3; i++) expect((await request(server).get('/health/live')).status).toBe(200);

@@ -91,7 +91,8 @@ export const SERVICE_ENV_SETTINGS: readonly EnvSetting[] = [
     scope: 'app',
     embedded: '`ConveyorHttpModule.forRoot({ rateLimit: { max } })` (`rateLimit: false`: no limit)',
     default: '6000',
-    description: 'Requests per key (or IP) per window before 429 (0 = no limit, at most 1000000000); health is never limited',
+    description:
+      'Requests per key (or IPv4 address / IPv6 /64 without a valid key) per window before 429 (0 = no limit, at most 1000000000); health, metrics, dashboard and docs are never limited',
   },
   {
     env: 'LIVE_MAX_BUFFER_BYTES',

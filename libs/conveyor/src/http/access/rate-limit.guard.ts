@@ -7,11 +7,13 @@ import { HTTP_MESSAGES } from '../errors/http.messages';
 import { HttpRequestLike } from './http-request';
 import { Public } from './public.decorator';
 import { RateLimiter } from './rate-limiter';
+import { clientNetwork } from './client-network';
 
 /**
- * The request limit: counted per valid API key, otherwise per client IP (`req.ip`, so behind a proxy set
- * Express's `trust proxy` or Fastify's `trustProxy`). It runs before the access check, so guessing keys is
- * limited too. Over the limit: 429 with Retry-After. `@Public()` routes (health) are never counted.
+ * The request limit: counted per valid API key, otherwise per client network (`req.ip`, so behind a proxy set
+ * Express's `trust proxy` or Fastify's `trustProxy`): an IPv4 address, or an IPv6 address's /64. It runs before
+ * the access check, so guessing keys is limited too. Over the limit: 429 with Retry-After. `@Public()` routes
+ * (health, metrics, the dashboard page, the API docs) are never counted.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -33,7 +35,8 @@ export class RateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<HttpRequestLike>();
     const auth = this.authenticator.authenticate(req);
-    const caller = 'principal' in auth ? `key:${auth.principal.keyId}` : `ip:${req.ip ?? req.socket?.remoteAddress ?? 'unknown'}`;
+    const caller =
+      'principal' in auth ? `key:${auth.principal.keyId}` : `ip:${clientNetwork(req.ip ?? req.socket?.remoteAddress ?? 'unknown')}`;
     const verdict = this.limiter.hit(caller);
     if (verdict.allowed) return true;
     const seconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
