@@ -44,4 +44,18 @@ describe('RateLimiter', () => {
     expect(l.hit('a').allowed).toBe(true);
     expect(l.hit('d').allowed).toBe(false);
   });
+
+  it('keeps to its window length when the wall clock is stepped back', () => {
+    const wall = jest.spyOn(Date, 'now').mockReturnValue(1_000_000_000_000);
+    try {
+      const l = new RateLimiter({ max: 1, windowMs: 1_000, maxTracked: 100 });
+      expect(l.hit('a').allowed).toBe(true);
+      wall.mockReturnValue(1_000_000_000_000 - 3_600_000);
+      const refused = l.hit('a');
+      expect(refused.allowed).toBe(false);
+      expect(refused.resetMs).toBeLessThanOrEqual(1_000);
+    } finally {
+      wall.mockRestore();
+    }
+  });
 });

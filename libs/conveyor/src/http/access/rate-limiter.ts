@@ -15,14 +15,15 @@ export interface RateLimitVerdict {
  * windows are always at the front and eviction stops at the first live one: amortised O(1) per request.
  * Past `maxTracked` callers the oldest window is dropped — that caller gets a fresh count, which is the
  * price of memory that cannot grow with the number of client addresses. Per process: N instances behind
- * a load balancer allow up to N × max.
+ * a load balancer allow up to N × max. Time is the process's monotonic clock: a wall clock stepped back would
+ * leave windows that started "later" in force for the step on top of their length, and out of order.
  */
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
   constructor(
     private readonly options: Required<RateLimitOptions>,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Counts one request of `caller` and says whether it is within the limit. */
