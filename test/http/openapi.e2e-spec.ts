@@ -25,7 +25,11 @@ interface Operation {
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes?: Record<string, { type: string; scheme?: string }>; schemas: Record<string, Schema> };
+  info: { description: string };
+  components: {
+    securitySchemes?: Record<string, { type: string; scheme?: string; description?: string }>;
+    schemas: Record<string, Schema>;
+  };
 }
 
 /** The fields of the client's `Job` and `ClaimedJob`, each once: the compiler refuses a missing or an extra one. */
@@ -121,6 +125,11 @@ describe('OpenAPI document', () => {
   it('is served without a key, with the Swagger UI at /docs, and describes bearer keys', async () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.components.securitySchemes?.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // A reader of the document learns every role a key may have, from the overview and from the scheme.
+    for (const role of API_ROLES) {
+      expect({ role, overview: doc.info.description.includes(`${role} keys`) }).toEqual({ role, overview: true });
+      expect({ role, scheme: doc.components.securitySchemes?.bearer.description?.includes(role) }).toEqual({ role, scheme: true });
+    }
     const ui = await t.api().get(API_DOCS_PATH).expect(200);
     expect(ui.headers['content-type']).toMatch(/^text\/html/);
     expect(ui.text).toContain('swagger-ui');

@@ -10,8 +10,9 @@ const DESCRIPTION = `Background jobs with the queue in PostgreSQL.
 
 Every error answer is \`{ statusCode, error, message, details? }\`; \`details\` lists \`{ field, problems[] }\` for
 validation errors. With API keys configured (\`API_KEYS\`), send \`Authorization: Bearer <key>\`: producer keys
-submit and read, admin keys also cancel, retry, purge, pause and resume. Health, metrics, these docs and the
-dashboard's page stay open.`;
+submit and read, worker keys also claim and report jobs, admin keys also cancel, retry, purge, pause and resume
+(each operation names its role in \`x-required-role\`). Health, metrics, these docs and the dashboard's page stay
+open.`;
 
 /**
  * Turns on the API docs that ConveyorHttpModule serves (ApiDocsController): the Swagger UI at `/docs`, the JSON
@@ -26,7 +27,7 @@ export function setupApiDocs(app: INestApplication): void {
     .setTitle(API_DOCS_TITLE)
     .setDescription(DESCRIPTION)
     .setVersion('1.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key from API_KEYS (producer or admin role).' })
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key from API_KEYS (producer, worker or admin role).' })
     .build();
   docs.enable(() =>
     SwaggerModule.createDocument(app, config, {
