@@ -22,6 +22,10 @@ describe('clientNetwork', () => {
     expect(clientNetwork('2001:db8:0:2::1')).toBe('2001:db8:0:2::/64');
     expect(clientNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(clientNetwork('2001:db8:1:2:3::')).toBe('2001:db8:1:2::/64');
+    // `::` may stand for fewer than four groups: the groups after it then reach into the /64.
+    expect(clientNetwork('1:2::3:4:5:6:7')).toBe('1:2:0:3::/64');
+    expect(clientNetwork('2001:db8:1::2:3:4:5')).toBe('2001:db8:1:0::/64');
+    expect(clientNetwork('::1:2:3:4:5:6:7')).toBe('0:1:2:3::/64');
     expect(clientNetwork('::1')).toBe('0:0:0:0::/64');
     expect(clientNetwork('::')).toBe('0:0:0:0::/64');
   });

@@ -13,12 +13,22 @@ export function clientNetwork(address: string): string {
   if (mapped) return mapped;
   const bare = address.split('%')[0];
   if (!isIPv6(bare)) return address;
-  const [head, tail] = bare.split('::');
-  const groups = head ? head.split(':') : [];
-  // With `::`, what is not written is zeros; a trailing dotted quad only ever fills the last 32 bits.
-  if (tail !== undefined) groups.push('0', '0', '0', '0');
-  return `${groups
+  return `${groupsOf(bare)
     .slice(0, 4)
     .map((g) => parseInt(g, 16).toString(16))
     .join(':')}::/64`;
+}
+
+/**
+ * The eight 16-bit groups of a valid IPv6 address, as written (hex). `::` stands for as many zero groups as the
+ * address lacks, which may be fewer than four: `1:2::3:4:5:6:7` has a 3 in its fourth group. A trailing dotted quad
+ * is the last two groups.
+ */
+function groupsOf(address: string): string[] {
+  const written = (part: string): string[] => (part === '' ? [] : part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])));
+  const [head, tail] = address.split('::');
+  if (tail === undefined) return written(head);
+  const before = written(head);
+  const after = written(tail);
+  return [...before, ...Array.from({ length: 8 - before.length - after.length }, () => '0'), ...after];
 }
