@@ -20,7 +20,8 @@ const MAX_ERROR_BODY = 200;
 
 /**
  * POSTs JSON to a URL, with the job id as Idempotency-Key so the receiver can drop a repeat after a retry.
- * 2xx completes; 429 or 503 with Retry-After asks to run again at that time (not counted as an attempt);
+ * 2xx completes; 429 or 503 with Retry-After asks to run again at that time, at most a day ahead
+ * (not counted as an attempt);
  * 3xx (redirects are not followed: the payload named the URL to call) and any other 4xx are permanent;
  * 5xx, 429/503 without Retry-After, timeouts and network errors are ordinary failures, retried with backoff.
  */
