@@ -115,6 +115,23 @@ describe('FORWARD_DOCUMENT handler', () => {
     expect(accepting.documents.get('scan-7')).toMatchObject({ contentType: 'application/pdf', content: bytes });
   });
 
+  it('a rejection quoting a NUL keeps every outcome, the NUL replaced: PostgreSQL cannot store one', async () => {
+    const rejecting = await manager({ rejectWith: { status: 422, body: 'bad name: a\u0000b' } });
+    const accepting = await manager();
+
+    const id = await submit({ documentId: 'nul-1', content: 'Text', managers: [rejecting.url, accepting.url] });
+    const row = await finishedJobRow(t.sql, t.jobsTable, id);
+
+    expect(row).toMatchObject({ status: 'COMPLETED', attempts: 1, last_error: null });
+    expect(row.result).toEqual({
+      documentId: 'nul-1',
+      managers: [
+        { manager: rejecting.url, outcome: 'rejected', status: 422, reason: 'bad name: a\uFFFDb' },
+        { manager: accepting.url, outcome: 'sent', status: 201 },
+      ],
+    });
+  });
+
   it('a server error fails the attempt; the retry contacts only the managers still unsettled and keeps the earlier outcomes', async () => {
     const accepting = await manager();
     const rejecting = await manager({ rejectWith: { status: 422, body: 'too large' } });

@@ -108,6 +108,14 @@ describe('SEND_WEBHOOK handler', () => {
     expect(done).toMatchObject({ status: JobStatus.COMPLETED, result: { status: 200, body: 'y'.repeat(2048) } });
   });
 
+  it('a body with a NUL completes with its status and the body, the NUL replaced: PostgreSQL cannot store one', async () => {
+    const endpoint = server.endpoint({ status: 200, body: 'a\u0000b' });
+    const job = await send({ url: endpoint.url });
+
+    const done = await finished(job.id);
+    expect(done).toMatchObject({ status: JobStatus.COMPLETED, result: { status: 200, body: 'a\uFFFDb' }, lastError: null });
+  });
+
   it('503 with Retry-After snoozes until then without using an attempt, then completes', async () => {
     const endpoint = server.endpoint({ status: 503, headers: { 'Retry-After': '1' }, body: 'busy' }, { status: 200, body: 'ok' });
     const job = await send({ url: endpoint.url, body: { n: 1 } });
