@@ -58,6 +58,11 @@ describe('forwardToManager', () => {
       { kind: 'failed', reason: expect.stringMatching(new RegExp(`^GET ${origin} answered 429: slow down$`)) },
     ],
     [
+      '408 to the check: an ordinary failure, the request may be repeated',
+      [{ status: 408, body: 'request timeout' }],
+      { kind: 'failed', reason: expect.stringMatching(new RegExp(`^GET ${origin} answered 408: request timeout$`)) },
+    ],
+    [
       '503 without Retry-After: an ordinary failure',
       [{ status: 404 }, { status: 503 }],
       { kind: 'failed', reason: expect.stringMatching(new RegExp(`^POST ${origin} answered 503$`)) },

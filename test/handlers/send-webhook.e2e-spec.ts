@@ -140,6 +140,17 @@ describe('SEND_WEBHOOK handler', () => {
     expect(endpoint.requests).toHaveLength(2);
   });
 
+  it('408 (the receiver gave up waiting for the request) is an ordinary failure, retried: the request may be repeated', async () => {
+    const endpoint = server.endpoint({ status: 408, body: 'request timeout' }, { status: 200 });
+    const job = await send({ url: endpoint.url });
+    const done = await finished(job.id);
+
+    expect(done).toMatchObject({ status: JobStatus.COMPLETED, attempts: 2 });
+    expect(done.errors).toEqual([
+      expect.objectContaining({ attempt: 1, kind: 'failed', error: expect.stringContaining('answered 408: request timeout') }),
+    ]);
+  });
+
   it.each([400, 404, 410])('%i is permanent: DEAD after one attempt', async (status) => {
     const endpoint = server.endpoint({ status, body: 'no such hook' });
     const job = await send({ url: endpoint.url });

@@ -32,12 +32,14 @@ interface Answer {
 
 /** Longest quote of a manager's answer in an outcome or error. */
 const MAX_REASON = 200;
+/** 408: the manager gave up waiting for the request, which RFC 9110 lets the client repeat. */
+const REQUEST_TIMEOUT = 408;
 
 /**
  * Brings one document manager to have the document. `GET {manager}/documents/{id}`: 2xx means it has it
  * (`already-present`), 404 that it does not; then `POST {manager}/documents` sends it (2xx `sent`; 409 means
  * someone else just did: `already-present`). On either request, 429/503 with Retry-After is `busy`; a 3xx
- * (not followed: the payload named the manager) or another 4xx is `rejected`; 5xx, 429/503 without
+ * (not followed: the payload named the manager) or another 4xx is `rejected`; 5xx, 408, 429/503 without
  * Retry-After, timeouts and network errors are `failed`. Errors name the origin only: paths and queries of
  * manager URLs may carry secrets. An abort of the job's signal is thrown, not reported.
  */
@@ -86,7 +88,7 @@ function otherAnswer(answer: Answer, target: string): ManagerStep {
   }
   if (status >= 300 && status < 400)
     return { kind: 'done', outcome: { outcome: 'rejected', status, reason: 'redirects are not followed' } };
-  if (status >= 400 && status < 500 && status !== 429) {
+  if (status >= 400 && status < 500 && status !== 429 && status !== REQUEST_TIMEOUT) {
     return { kind: 'done', outcome: { outcome: 'rejected', status, reason: text || `${target} answered ${status}` } };
   }
   return { kind: 'failed', reason: `${target} answered ${status}${text ? `: ${text}` : ''}` };

@@ -17,13 +17,15 @@ export interface SendWebhookResult {
 
 const MAX_BODY = 2048;
 const MAX_ERROR_BODY = 200;
+/** 408: the receiver gave up waiting for the request, which RFC 9110 lets the client repeat. */
+const REQUEST_TIMEOUT = 408;
 
 /**
  * POSTs JSON to a URL, with the job id as Idempotency-Key so the receiver can drop a repeat after a retry.
  * 2xx completes; 429 or 503 with Retry-After asks to run again at that time, at most a day ahead
  * (not counted as an attempt);
- * 3xx (redirects are not followed: the payload named the URL to call) and any other 4xx are permanent;
- * 5xx, 429/503 without Retry-After, timeouts and network errors are ordinary failures, retried with backoff.
+ * 3xx (redirects are not followed: the payload named the URL to call) and any other 4xx but 408 are permanent;
+ * 5xx, 408, 429/503 without Retry-After, timeouts and network errors are ordinary failures, retried with backoff.
  */
 @JobHandler('SEND_WEBHOOK', { queue: 'webhooks', payload: SendWebhookPayload, maxAttempts: 10 })
 export class SendWebhookHandler extends JobHandlerHost<SendWebhookPayload, SendWebhookResult> {
@@ -50,7 +52,7 @@ export class SendWebhookHandler extends JobHandlerHost<SendWebhookPayload, SendW
       throw new WebhookDeliveryError(answer);
     }
     if (status >= 300 && status < 400) throw new PermanentJobError(`${target} answered ${status} (redirects are not followed)`);
-    if (status >= 400 && status < 500) throw new PermanentJobError(answer);
+    if (status >= 400 && status < 500 && status !== REQUEST_TIMEOUT) throw new PermanentJobError(answer);
     throw new WebhookDeliveryError(answer);
   }
 }
