@@ -169,6 +169,21 @@ describe('rolling upgrade from the build before the newest migration', () => {
     expect((await fetch(`${old.baseUrl}/jobs/${mixed[0]}`)).status).toBe(200);
     expect((await fetch(`${old.baseUrl}/dashboard`)).status).toBe(200);
 
+    // A pause through this build sends a pause notice, which the previous build cannot read: it must go on working and
+    // claim nothing from the paused queue (a claim that took the later job would have reached the earlier, paused one),
+    // and a resume through the previous build has the job run without waiting for the fallback poll.
+    await post(current, '/queues/upgrade-paused/pause', {}, 200);
+    const pausedAt = Date.now();
+    const paused = (await post<JobAnswer>(old, '/jobs', email('paused', 0, { queue: 'upgrade-paused' }))).id;
+    await expectRunOnceWhenDue([(await post<JobAnswer>(old, '/jobs', email('beside the paused', 0))).id], ON_TIME_MS);
+    const { rows: held } = await pool.query<{ status: string }>(`SELECT status FROM ${schema.schema}.conveyor_jobs WHERE id = $1`, [
+      paused,
+    ]);
+    expect(held[0].status).toBe('PENDING');
+    await post(old, '/queues/upgrade-paused/resume', {}, 200);
+    await expectRunOnceWhenDue([paused], Date.now() - pausedAt + ON_TIME_MS);
+    expect((await fetch(`${old.baseUrl}/health/ready`)).status).toBe(200);
+
     // Only the previous build runs workers: what it runs on time it heard of through this build's notifications.
     await current.stop();
     const api = await start(undefined, 'current-api', { RUN_WORKERS: 'false' });
