@@ -18,8 +18,12 @@ interface ChildRun {
   exited: Promise<number | null>;
 }
 
-function runChild(dataDir: string, mode: 'once' | 'hold'): ChildRun {
-  const child = spawn(process.execPath, ['-r', REGISTER, FIXTURE, dataDir, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `ownGroup`: the child leads a process group of its own, as a command run in a terminal does. */
+function runChild(dataDir: string, mode: 'once' | 'hold', ownGroup = false): ChildRun {
+  const child = spawn(process.execPath, ['-r', REGISTER, FIXTURE, dataDir, mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: ownGroup,
+  });
   const events: ChildRun['events'] = [];
   let buffered = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -98,6 +102,20 @@ describe('startEmbeddedPostgres', () => {
     expect(logs(next).some((line) => line.includes(`orphaned PostgreSQL server (pid ${orphan})`))).toBe(true);
     expect(find(next, 'ready')).toMatchObject({ markers: 2 });
     expect(isAlive(orphan)).toBe(false);
+  });
+
+  it('keeps the server up through a Ctrl-C to its host until the host stops it', async () => {
+    const host = runChild(dataDir, 'hold', true);
+    running.push(host);
+    await waitFor(() => find(host, 'ready') ?? find(host, 'error'), { message: 'the server' });
+    const server = postmasterPid(dataDir);
+
+    // What a terminal does on Ctrl-C: SIGINT to every process of the foreground group.
+    process.kill(-host.child.pid!, 'SIGINT');
+    const code = await host.exited;
+    expect(find(host, 'afterInterrupt')).toEqual({ afterInterrupt: 'ok' });
+    expect(code).toBe(0);
+    expect(isAlive(server)).toBe(false);
   });
 
   it('refuses a data directory that a live process is using', async () => {

@@ -13,6 +13,7 @@ import { ensureTraversable } from './ensure-traversable';
 import { findFreePort, isPortFree } from './free-port';
 import { loadEmbeddedPostgres } from './load-embedded-postgres';
 import { OutputTail } from './output-tail';
+import { withDetachedSpawns } from './spawn-detached';
 
 /**
  * Starts a PostgreSQL server from the `embedded-postgres` package's binaries and returns a URL to
@@ -23,6 +24,8 @@ import { OutputTail } from './output-tail';
  * - As root, the server runs as the `postgres` OS user (created if missing, as PostgreSQL refuses
  *   to run as root), and the directories it must reach are made enterable for that user.
  * - The server listens on 127.0.0.1 only, with password authentication.
+ * - The server runs in a session of its own, so a Ctrl-C in the terminal reaches only the host,
+ *   which stops the server once it has shut down (see `withDetachedSpawns`).
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const dataDir = resolve(options.dataDir);
@@ -60,7 +63,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       log(`Initialising a new PostgreSQL data directory in ${dataDir}`);
       await server.initialise();
     }
-    await server.start();
+    await withDetachedSpawns('postgres', () => server.start());
   } catch (error) {
     if (!persistent) await rm(dataDir, { recursive: true, force: true });
     throw new EmbeddedPostgresStartError(dataDir, `Last server output:\n${output}`, { cause: error });
