@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '../support/wait-for';
@@ -116,6 +116,31 @@ describe('startEmbeddedPostgres', () => {
     expect(find(host, 'afterInterrupt')).toEqual({ afterInterrupt: 'ok' });
     expect(code).toBe(0);
     expect(isAlive(server)).toBe(false);
+  });
+
+  it('starts on a directory whose first initialisation was killed half-way', async () => {
+    const killed = runChild(dataDir, 'once', true);
+    // initdb writes PG_VERSION first and the rest after: kill it (and its host) in between.
+    await waitFor(() => readdirSync(root, { recursive: true }).some((path) => String(path).endsWith('PG_VERSION')), {
+      message: 'initdb to have begun',
+    });
+    process.kill(-killed.child.pid!, 'SIGKILL');
+    await killed.exited;
+
+    const next = runChild(dataDir, 'once');
+    expect(await next.exited).toBe(0);
+    expect(find(next, 'ready')).toMatchObject({ markers: 1 });
+    expect(readdirSync(root)).toEqual(['pgdata']);
+  });
+
+  it('refuses a non-empty directory that holds no data directory, and leaves it as it was', async () => {
+    await mkdir(dataDir);
+    await writeFile(join(dataDir, 'notes.txt'), 'mine');
+
+    const run = runChild(dataDir, 'once');
+    expect(await run.exited).toBe(1);
+    expect(find(run, 'error')).toMatchObject({ message: expect.stringContaining('point CONVEYOR_DATA_DIR at a new or empty directory') });
+    expect(readdirSync(dataDir)).toEqual(['notes.txt']);
   });
 
   it('refuses a data directory that a live process is using', async () => {

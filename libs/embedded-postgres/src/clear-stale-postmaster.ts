@@ -45,7 +45,8 @@ async function readPostmasterPid(pidFile: string): Promise<number | undefined> {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists, whoever owns it. */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

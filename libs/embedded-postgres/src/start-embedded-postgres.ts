@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { clearStalePostmaster } from './clear-stale-postmaster';
+import { basename, dirname, join, resolve } from 'node:path';
+import { clearStalePostmaster, isAlive } from './clear-stale-postmaster';
 import { EMBEDDED_POSTGRES_DEFAULTS as DEFAULTS } from './embedded-postgres.defaults';
 import type { EmbeddedPostgresHandle } from './embedded-postgres-handle.interface';
 import type { EmbeddedPostgresOptions } from './embedded-postgres-options.interface';
@@ -19,7 +19,9 @@ import { withDetachedSpawns } from './spawn-detached';
  * Starts a PostgreSQL server from the `embedded-postgres` package's binaries and returns a URL to
  * its `conveyor` database (created when missing).
  *
- * - An initialised data directory (one with `PG_VERSION`) is reused, never re-initialised.
+ * - An initialised data directory (one with `PG_VERSION`) is reused, never re-initialised. A new one
+ *   is made by initdb beside it and renamed into place once complete, so a first start that is
+ *   interrupted leaves no half-made directory that later starts would take for a server's.
  * - A server left behind by a killed earlier run is dealt with first (see `clearStalePostmaster`).
  * - As root, the server runs as the `postgres` OS user (created if missing, as PostgreSQL refuses
  *   to run as root), and the directories it must reach are made enterable for that user.
@@ -38,30 +40,38 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const initialised = existsSync(join(dataDir, 'PG_VERSION'));
   if (isRoot) await makeReachableForPostgresUser(dataDir, !initialised, log);
   if (initialised) await clearStalePostmaster(dataDir, log, DEFAULTS.orphanShutdownTimeoutMs);
+  else if ((await readdir(dataDir).catch(() => [])).length > 0) {
+    throw new EmbeddedPostgresStartError(
+      dataDir,
+      'The directory is not empty and holds no PostgreSQL data directory (no PG_VERSION): point CONVEYOR_DATA_DIR at a new or empty directory.',
+    );
+  }
   const port = await choosePort(options, log);
 
   const output = new OutputTail();
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: DEFAULTS.user,
-    password: DEFAULTS.password,
-    authMethod: 'scram-sha-256',
-    persistent,
-    createPostgresUser: isRoot,
-    initdbFlags: [...DEFAULTS.initdbFlags, ...(persistent ? [] : DEFAULTS.throwawayInitdbFlags)],
-    postgresFlags: [...DEFAULTS.postgresFlags, ...(persistent ? [] : DEFAULTS.throwawayPostgresFlags)],
-    onLog: (message) => {
-      output.push(message);
-      if (message.includes('PANIC')) log(`PostgreSQL: ${message.trim()}`);
-    },
-    onError: (error) => output.push(String(error)),
-  });
+  const serverOn = (databaseDir: string) =>
+    new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: DEFAULTS.user,
+      password: DEFAULTS.password,
+      authMethod: 'scram-sha-256',
+      persistent,
+      createPostgresUser: isRoot,
+      initdbFlags: [...DEFAULTS.initdbFlags, ...(persistent ? [] : DEFAULTS.throwawayInitdbFlags)],
+      postgresFlags: [...DEFAULTS.postgresFlags, ...(persistent ? [] : DEFAULTS.throwawayPostgresFlags)],
+      onLog: (message) => {
+        output.push(message);
+        if (message.includes('PANIC')) log(`PostgreSQL: ${message.trim()}`);
+      },
+      onError: (error) => output.push(String(error)),
+    });
+  const server = serverOn(dataDir);
 
   try {
     if (!initialised) {
       log(`Initialising a new PostgreSQL data directory in ${dataDir}`);
-      await server.initialise();
+      await initialiseBeside(dataDir, (staging) => serverOn(staging).initialise());
     }
     await withDetachedSpawns('postgres', () => server.start());
   } catch (error) {
@@ -78,6 +88,32 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     throw error;
   }
   return { url: `${url}/${DEFAULTS.database}`, port, stop };
+}
+
+/**
+ * Runs initdb into `<dataDir>.initdb-<pid>` and renames the result to `dataDir`. Staging
+ * directories left by processes that died while initialising are removed first; a live
+ * process's is left alone, as it may be initialising the same directory right now.
+ */
+async function initialiseBeside(dataDir: string, initialise: (staging: string) => Promise<void>): Promise<void> {
+  const prefix = `${basename(dataDir)}.initdb-`;
+  for (const entry of await readdir(dirname(dataDir))) {
+    const pid = Number(entry.slice(prefix.length));
+    if (entry.startsWith(prefix) && Number.isInteger(pid) && !isAlive(pid)) {
+      await rm(join(dirname(dataDir), entry), { recursive: true, force: true });
+    }
+  }
+  const staging = `${dataDir}.initdb-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  try {
+    await initialise(staging);
+    // rename(2) replaces an empty directory: one made by hand, or by a mkdir of our own.
+    await rename(staging, dataDir);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    // Another process initialised the directory meanwhile: use its, as a later start would.
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) throw error;
+  }
 }
 
 async function choosePort(options: EmbeddedPostgresOptions, log: (message: string) => void): Promise<number> {
