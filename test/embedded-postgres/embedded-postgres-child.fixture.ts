@@ -4,7 +4,8 @@
  * Mode (argv[3]): `once` stops and exits; `hold` keeps running until SIGTERM, so the test can
  * kill it (SIGKILL) the way a crashed server process dies. In `hold` mode, SIGINT (Ctrl-C) is
  * handled the way a host that drains its work does: a query still runs on a connection opened
- * before the signal, its outcome is printed, and only then is the server stopped.
+ * before the signal, its outcome is printed, and only then is the server stopped. `idle` keeps
+ * running without handling any signal, as a host that has not installed its shutdown handling yet.
  */
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../../libs/embedded-postgres/src';
@@ -44,6 +45,10 @@ async function main(): Promise<void> {
     return;
   }
   emit(ready);
+  if (mode === 'idle') {
+    setInterval(() => undefined, 60_000);
+    return;
+  }
   await server.stop();
   emit({ stopped: true });
 }

@@ -19,7 +19,7 @@ interface ChildRun {
 }
 
 /** `ownGroup`: the child leads a process group of its own, as a command run in a terminal does. */
-function runChild(dataDir: string, mode: 'once' | 'hold', ownGroup = false): ChildRun {
+function runChild(dataDir: string, mode: 'once' | 'hold' | 'idle', ownGroup = false): ChildRun {
   const child = spawn(process.execPath, ['-r', REGISTER, FIXTURE, dataDir, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
     detached: ownGroup,
@@ -116,6 +116,18 @@ describe('startEmbeddedPostgres', () => {
     expect(find(host, 'afterInterrupt')).toEqual({ afterInterrupt: 'ok' });
     expect(code).toBe(0);
     expect(isAlive(server)).toBe(false);
+  });
+
+  it('stops the server when a Ctrl-C ends a host that does not handle it', async () => {
+    const host = runChild(dataDir, 'idle', true);
+    running.push(host);
+    await waitFor(() => find(host, 'ready') ?? find(host, 'error'), { message: 'the server' });
+    const server = postmasterPid(dataDir);
+
+    process.kill(-host.child.pid!, 'SIGINT');
+    await host.exited;
+    expect(host.child.signalCode).toBe('SIGINT');
+    await waitFor(() => !isAlive(server), { message: `server ${server} to exit` });
   });
 
   it('starts on a directory whose first initialisation was killed half-way', async () => {

@@ -124,6 +124,9 @@ async function choosePort(options: EmbeddedPostgresOptions, log: (message: strin
   return port;
 }
 
+/** Signals whose default action ends the process, as a terminal or a process manager sends them. */
+const FATAL_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /** `stop()` of the package's class, as far as this module uses it. */
 interface StoppableServer {
   stop(): Promise<void>;
@@ -131,7 +134,8 @@ interface StoppableServer {
 
 /**
  * Builds the idempotent `stop()` of the handle, reports an unexpected exit of the server, and
- * sends the server its fast-shutdown signal if this process exits without calling `stop()`.
+ * sends the server its fast-shutdown signal if this process exits, or is ended by a signal nothing
+ * else handles, without calling `stop()`.
  *
  * The package's own `stop()` waits for an 'exit' event that never comes when the server has
  * already died, so we watch its child process (a private field in this pinned version) and skip
@@ -152,6 +156,18 @@ function stopOnce(
     if (!exited) child?.kill('SIGINT');
   };
   process.once('exit', lastResort);
+  // The server is detached, so a signal that ends this process by default (no other listener: Ctrl-C
+  // before the host installs its shutdown handling) would leave it running: stop it, then die of it.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (process.listenerCount(signal) > 1) return;
+    lastResort();
+    removeSignalListeners();
+    process.kill(process.pid, signal);
+  };
+  const removeSignalListeners = () => {
+    for (const signal of FATAL_SIGNALS) process.removeListener(signal, onSignal);
+  };
+  for (const signal of FATAL_SIGNALS) process.on(signal, onSignal);
   child?.once('exit', (code, signal) => {
     exited = true;
     if (!stopping) log(`Embedded PostgreSQL exited unexpectedly (code ${code}, signal ${signal}).\n${output}`);
@@ -159,6 +175,7 @@ function stopOnce(
   return () => {
     stopping ??= (async () => {
       process.removeListener('exit', lastResort);
+      removeSignalListeners();
       if (!exited) await server.stop();
       if (!persistent) await rm(dataDir, { recursive: true, force: true });
     })();
