@@ -30,6 +30,8 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     BACKOFF_BASE_MS: '200',
     BACKOFF_MAX_MS: '2000',
     WEBHOOK_TIMEOUT_MS: '60000',
+    // The receiver sits on the test's private network.
+    ALLOW_PRIVATE_NETWORKS: 'true',
   };
 
   const statusCounts = async (): Promise<Record<string, number>> => {

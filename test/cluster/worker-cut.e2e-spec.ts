@@ -42,6 +42,8 @@ if (unavailable) console.warn(`cluster tests skipped: ${unavailable}`);
     BACKOFF_BASE_MS: '100',
     BACKOFF_MAX_MS: '200',
     WEBHOOK_TIMEOUT_MS: '60000',
+    // The receiver sits on the test's private network.
+    ALLOW_PRIVATE_NETWORKS: 'true',
   };
 
   const jobs = (ids: string[]) => jobEnds(cluster.db, ids);

@@ -135,6 +135,8 @@ if (unavailable) console.warn(`container test skipped: ${unavailable}`);
       DATABASE_URL: process.env.CONVEYOR_TEST_DATABASE_URL!,
       DATABASE_SCHEMA: schema.schema,
       PORT: port,
+      // The test's webhook receiver listens on loopback.
+      ALLOW_PRIVATE_NETWORKS: 'true',
     };
     const service = startAsUser(image.cmd, env);
     const baseUrl = `http://127.0.0.1:${port}`;

@@ -5,7 +5,7 @@ import { DocumentManagerBehaviour, DocumentManagerTestServer } from './document-
 describe('forwardToManager', () => {
   const servers: DocumentManagerTestServer[] = [];
   const document: OutgoingDocument = { id: 'doc:7', body: JSON.stringify({ documentId: 'doc:7', contentBase64: 'aGk=' }) };
-  const options = { signal: new AbortController().signal, timeoutMs: 2_000, idempotencyKey: 'job-1' };
+  const options = { signal: new AbortController().signal, timeoutMs: 2_000, idempotencyKey: 'job-1', allowPrivateNetworks: true };
   /** A Retry-After date an hour ahead, in whole seconds as HTTP dates have them: within the day a wait may last. */
   const inAnHour = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_600_000);
 

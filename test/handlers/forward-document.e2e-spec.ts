@@ -26,7 +26,10 @@ describe('FORWARD_DOCUMENT handler', () => {
     schema = await createTestSchema('forward_document');
     t = await createTestApp({
       schema: schema.schema,
-      providers: [ForwardDocumentHandler, { provide: APP_SETTINGS, useValue: appSettings({ webhookTimeoutMs: 2_000 }) }],
+      providers: [
+        ForwardDocumentHandler,
+        { provide: APP_SETTINGS, useValue: appSettings({ webhookTimeoutMs: 2_000, allowPrivateNetworks: true }) },
+      ],
       engine: { backoff: { baseMs: BACKOFF_MS, maxMs: BACKOFF_MS, factor: 1, jitter: 0 } },
     });
   });
@@ -46,6 +49,30 @@ describe('FORWARD_DOCUMENT handler', () => {
     const res = await request(t.app.getHttpServer()).post('/jobs').send({ type: 'FORWARD_DOCUMENT', payload }).expect(201);
     return res.body.id as string;
   }
+
+  it('with ALLOW_PRIVATE_NETWORKS off, a manager on loopback makes the job DEAD on its first attempt, contacting none', async () => {
+    const guardedSchema = await createTestSchema('forward_document_guarded');
+    const guarded = await createTestApp({
+      schema: guardedSchema.schema,
+      providers: [ForwardDocumentHandler, { provide: APP_SETTINGS, useValue: appSettings({ webhookTimeoutMs: 2_000 }) }],
+      http: false,
+    });
+    try {
+      const local = await manager();
+      const job = await guarded.jobs.enqueue('FORWARD_DOCUMENT', { documentId: 'memo-1', content: 'internal', managers: [local.url] });
+      const row = await finishedJobRow(guarded.sql, guarded.jobsTable, job.id);
+
+      expect(row).toMatchObject({ status: 'DEAD', attempts: 1 });
+      expect(row.errors).toEqual([expect.objectContaining({ attempt: 1, kind: 'permanent' })]);
+      expect(row.last_error).toBe(
+        `PermanentJobError: GET ${new URL(local.url).origin} refused: 127.0.0.1 is not a public address; ALLOW_PRIVATE_NETWORKS=true allows private networks`,
+      );
+      expect(local.requests).toHaveLength(0);
+    } finally {
+      await guarded.close();
+      await guardedSchema.drop();
+    }
+  });
 
   it('sends to a manager without the document, skips one that has it, and waits for a busy one without using an attempt', async () => {
     const accepting = await manager();

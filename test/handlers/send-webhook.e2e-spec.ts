@@ -39,7 +39,10 @@ describe('SEND_WEBHOOK handler', () => {
     await server.start();
     t = await createTestApp({
       schema: schema.schema,
-      providers: [SendWebhookHandler, { provide: APP_SETTINGS, useValue: appSettings({ webhookTimeoutMs: WEBHOOK_TIMEOUT_MS }) }],
+      providers: [
+        SendWebhookHandler,
+        { provide: APP_SETTINGS, useValue: appSettings({ webhookTimeoutMs: WEBHOOK_TIMEOUT_MS, allowPrivateNetworks: true }) },
+      ],
       engine: { backoff: { baseMs: BACKOFF_MS, maxMs: BACKOFF_MS, factor: 1, jitter: 0 } },
       http: false,
     });
@@ -50,10 +53,10 @@ describe('SEND_WEBHOOK handler', () => {
     await schema?.drop();
   });
 
-  async function finished(id: string): Promise<Job> {
+  async function finished(id: string, app: TestApp = t): Promise<Job> {
     return waitFor(
       async () => {
-        const job = await t.jobs.get(id);
+        const job = await app.jobs.get(id);
         return FINISHED.includes(job.status) && job;
       },
       { message: `job ${id} to finish` },
@@ -222,6 +225,54 @@ describe('SEND_WEBHOOK handler', () => {
       }),
     ]);
     expect(endpoint.requests).toHaveLength(2);
+  });
+
+  describe('with ALLOW_PRIVATE_NETWORKS off', () => {
+    let guardedSchema: TestSchema;
+    let guarded: TestApp;
+    /** Serves IPv4 and IPv6 loopback alike, so only the guard can tell the cases apart. */
+    let dualStack: WebhookTestServer;
+
+    beforeAll(async () => {
+      guardedSchema = await createTestSchema('send_webhook_guarded');
+      dualStack = new WebhookTestServer();
+      await dualStack.start('::');
+      guarded = await createTestApp({
+        schema: guardedSchema.schema,
+        providers: [SendWebhookHandler, { provide: APP_SETTINGS, useValue: appSettings({ webhookTimeoutMs: WEBHOOK_TIMEOUT_MS }) }],
+        http: false,
+      });
+    });
+    afterAll(async () => {
+      await guarded?.close();
+      await dualStack?.close();
+      await guardedSchema?.drop();
+    });
+
+    it.each([
+      ['127.0.0.1', '127.0.0.1 is not a public address'],
+      ['[::1]', '::1 is not a public address'],
+      ['[::ffff:127.0.0.1]', '::ffff:7f00:1 is not a public address'],
+      ['localhost', /localhost resolves to (127\.0\.0\.1|::1), which is not a public address/],
+    ])('a webhook to %s is DEAD on its first attempt, sending nothing; allowed, the same request succeeds', async (host, reason) => {
+      const endpoint = dualStack.endpoint({ status: 200, body: 'internal' });
+      const url = endpoint.url.replace('127.0.0.1', host);
+      const target = `POST ${new URL(url).origin}`;
+
+      const refused = await guarded.jobs.enqueue('SEND_WEBHOOK', { url });
+      const dead = await finished(refused.id, guarded);
+
+      expect(dead).toMatchObject({ status: JobStatus.DEAD, attempts: 1 });
+      expect(dead.errors).toEqual([expect.objectContaining({ attempt: 1, kind: 'permanent' })]);
+      expect(dead.lastError).toMatch(`PermanentJobError: ${target} refused: `);
+      expect(dead.lastError).toMatch(reason);
+      expect(dead.lastError).toMatch(/; ALLOW_PRIVATE_NETWORKS=true allows private networks$/);
+      expect(endpoint.requests).toHaveLength(0);
+
+      const allowed = await finished((await send({ url })).id);
+      expect(allowed).toMatchObject({ status: JobStatus.COMPLETED, result: { status: 200, body: 'internal' } });
+      expect(endpoint.requests).toHaveLength(1);
+    });
   });
 
   describe('payload validation', () => {

@@ -60,8 +60,9 @@ export class WebhookTestServer {
     });
   }
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on `host` (`::` also takes IPv4); endpoint URLs name 127.0.0.1 either way. */
+  async start(host = '127.0.0.1'): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, host, resolve));
     const { port } = this.server.address() as { port: number };
     this.baseUrl = `http://127.0.0.1:${port}`;
   }

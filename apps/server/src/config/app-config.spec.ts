@@ -166,6 +166,14 @@ describe('loadAppConfig: numeric bounds', () => {
   });
 });
 
+describe('loadAppConfig: example handlers', () => {
+  it('keeps SEND_WEBHOOK and FORWARD_DOCUMENT off private networks unless ALLOW_PRIVATE_NETWORKS says otherwise', () => {
+    expect(loadAppConfig({}).app.allowPrivateNetworks).toBe(false);
+    expect(loadAppConfig({ ALLOW_PRIVATE_NETWORKS: 'true' }).app.allowPrivateNetworks).toBe(true);
+    expect(() => loadAppConfig({ ALLOW_PRIVATE_NETWORKS: 'internal' })).toThrow('Invalid environment variable ALLOW_PRIVATE_NETWORKS');
+  });
+});
+
 describe('loadAppConfig: embedded PostgreSQL', () => {
   it('refuses an EMBEDDED_PG_PORT that is no TCP port at start-up, naming it', () => {
     expect(() => loadAppConfig({ EMBEDDED_PG_PORT: 'abc' })).toThrow(

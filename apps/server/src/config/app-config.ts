@@ -50,6 +50,8 @@ export interface AppSettings {
   emailFrom: string;
   outboxDir: string;
   webhookTimeoutMs: number;
+  /** Whether SEND_WEBHOOK and FORWARD_DOCUMENT may connect to loopback, private and other non-public addresses. */
+  allowPrivateNetworks: boolean;
   pdfDir: string;
   /** On SIGTERM, how long to report not ready while still serving before the engine stops (0 = none). */
   shutdownDrainMs: number;
@@ -78,6 +80,7 @@ const APP_DEFAULTS: AppSettings = {
   emailFrom: 'conveyor@localhost',
   outboxDir: './.conveyor/outbox',
   webhookTimeoutMs: 10_000,
+  allowPrivateNetworks: false,
   pdfDir: './.conveyor/pdfs',
   shutdownDrainMs: 5_000,
 };

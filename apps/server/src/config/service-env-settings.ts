@@ -165,6 +165,15 @@ export const SERVICE_ENV_SETTINGS: readonly EnvSetting[] = [
     description: 'HTTP timeout of SEND_WEBHOOK, and of each request FORWARD_DOCUMENT makes (1 to 3600000)',
   },
   {
+    env: 'ALLOW_PRIVATE_NETWORKS',
+    kind: 'bool',
+    target: 'allowPrivateNetworks',
+    scope: 'app',
+    default: 'false',
+    description:
+      'Let SEND_WEBHOOK and FORWARD_DOCUMENT connect to non-public addresses (loopback, private networks, link-local incl. cloud metadata at 169.254.169.254, carrier-grade NAT, and names resolving to them); when false such a job is DEAD, since any producer key could otherwise make the service call internal services and read the answer',
+  },
+  {
     env: 'PDF_DIR',
     kind: 'string',
     target: 'pdfDir',

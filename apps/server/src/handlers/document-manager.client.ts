@@ -1,3 +1,4 @@
+import { RequestInit } from 'undici';
 import { DocumentForwardError } from './document-forward.error';
 import { fetchWithin } from './fetch-within';
 import { ManagerOutcome } from './forward-document.result';
@@ -21,6 +22,8 @@ export interface ManagerCallOptions {
   timeoutMs: number;
   /** Sent as Idempotency-Key with the document, so a manager can drop a repeat. */
   idempotencyKey: string;
+  /** ALLOW_PRIVATE_NETWORKS (see fetchWithin). */
+  allowPrivateNetworks: boolean;
 }
 
 /** An HTTP answer, with as much of its body as a reason needs. */
@@ -69,7 +72,13 @@ async function ask(url: URL, init: RequestInit, target: string, options: Manager
     const response = await fetchWithin(
       url,
       { ...init, redirect: 'manual' },
-      { signal: options.signal, timeoutMs: options.timeoutMs, target, error: DocumentForwardError },
+      {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        target,
+        error: DocumentForwardError,
+        allowPrivateNetworks: options.allowPrivateNetworks,
+      },
     );
     const text = (await readBodyStart(response, MAX_REASON)).trim();
     return { status: response.status, text, retryAfter: response.headers.get('retry-after') };

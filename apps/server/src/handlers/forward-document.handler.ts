@@ -39,7 +39,8 @@ export class ForwardDocumentHandler extends JobHandlerHost<ForwardDocumentPayloa
     const { documentId, managers } = job.payload;
     const progress = await this.earlierProgress(job);
     const document = outgoingDocument(job.payload);
-    const options = { signal: context.signal, timeoutMs: this.settings.webhookTimeoutMs, idempotencyKey: job.id };
+    const { webhookTimeoutMs: timeoutMs, allowPrivateNetworks } = this.settings;
+    const options = { signal: context.signal, timeoutMs, idempotencyKey: job.id, allowPrivateNetworks };
 
     const unsettled = managers.map((_, index) => index).filter((index) => !progress.has(index));
     const steps = await Promise.all(unsettled.map((index) => forwardToManager(managers[index], document, options)));

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Job, JobContext, JobHandler, JobHandlerHost, PermanentJobError, RetryLaterError } from '@conveyor/core';
+import { Headers } from 'undici';
 import { AppSettings } from '../config/app-config';
 import { APP_SETTINGS } from '../config/app-settings.token';
 import { fetchWithin } from './fetch-within';
@@ -40,7 +41,13 @@ export class SendWebhookHandler extends JobHandlerHost<SendWebhookPayload, SendW
     const response = await fetchWithin(
       url,
       { method: 'POST', headers: requestHeaders(job.id, headers), body: JSON.stringify(body ?? null), redirect: 'manual' },
-      { signal: context.signal, timeoutMs: this.settings.webhookTimeoutMs, target, error: WebhookDeliveryError },
+      {
+        signal: context.signal,
+        timeoutMs: this.settings.webhookTimeoutMs,
+        target,
+        error: WebhookDeliveryError,
+        allowPrivateNetworks: this.settings.allowPrivateNetworks,
+      },
     );
     const { status } = response;
     const text = await readBodyStart(response, MAX_BODY);
