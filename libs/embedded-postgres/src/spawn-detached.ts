@@ -16,19 +16,42 @@ import { basename } from 'node:path';
  * event and `kill()` are unchanged.
  */
 export async function withDetachedSpawns<T>(executable: string, fn: () => Promise<T>): Promise<T> {
-  const childProcess = process.getBuiltinModule('node:child_process');
-  const original = childProcess.spawn;
-  const wrapped = (command: string, args?: readonly string[] | SpawnOptions, options?: SpawnOptions): ChildProcess => {
-    if (basename(command) !== executable) return (original as (...a: unknown[]) => ChildProcess)(command, args, options);
-    if (!Array.isArray(args)) return original(command, { ...(args as SpawnOptions), detached: true });
-    return original(command, args, { ...options, detached: true });
-  };
-  childProcess.spawn = wrapped as typeof original;
-  syncBuiltinESMExports();
+  detaching.set(executable, (detaching.get(executable) ?? 0) + 1);
+  if (detaching.size === 1 && detaching.get(executable) === 1) install();
   try {
     return await fn();
   } finally {
-    childProcess.spawn = original;
-    syncBuiltinESMExports();
+    const left = (detaching.get(executable) ?? 1) - 1;
+    if (left > 0) detaching.set(executable, left);
+    else detaching.delete(executable);
+    if (detaching.size === 0) uninstall();
   }
+}
+
+/**
+ * Executables being detached, with the number of calls in progress for each. One wrapper serves
+ * them all, installed while any call is in progress: calls that overlap (two servers starting in
+ * one process) would otherwise put back each other's wrapper, or the original too early.
+ */
+const detaching = new Map<string, number>();
+let original: typeof import('node:child_process').spawn | undefined;
+
+function install(): void {
+  const childProcess = process.getBuiltinModule('node:child_process');
+  const spawn = childProcess.spawn;
+  original = spawn;
+  const wrapped = (command: string, args?: readonly string[] | SpawnOptions, options?: SpawnOptions): ChildProcess => {
+    if (!detaching.has(basename(command))) return (spawn as (...a: unknown[]) => ChildProcess)(command, args, options);
+    if (!Array.isArray(args)) return spawn(command, { ...(args as SpawnOptions), detached: true });
+    return spawn(command, args, { ...options, detached: true });
+  };
+  childProcess.spawn = wrapped as typeof spawn;
+  syncBuiltinESMExports();
+}
+
+function uninstall(): void {
+  if (original === undefined) return;
+  process.getBuiltinModule('node:child_process').spawn = original;
+  original = undefined;
+  syncBuiltinESMExports();
 }
