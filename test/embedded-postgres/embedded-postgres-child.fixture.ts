@@ -5,7 +5,8 @@
  * kill it (SIGKILL) the way a crashed server process dies. In `hold` mode, SIGINT (Ctrl-C) is
  * handled the way a host that drains its work does: a query still runs on a connection opened
  * before the signal, its outcome is printed, and only then is the server stopped. `idle` keeps
- * running without handling any signal, as a host that has not installed its shutdown handling yet.
+ * running without handling any signal, as a host that has not installed its shutdown handling yet;
+ * `idle-two` does so with a second server open as well, on `<dataDir>-second`.
  */
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../../libs/embedded-postgres/src';
@@ -44,8 +45,9 @@ async function main(): Promise<void> {
     emit(ready);
     return;
   }
+  if (mode === 'idle-two') await startEmbeddedPostgres({ dataDir: `${dataDir}-second` });
   emit(ready);
-  if (mode === 'idle') {
+  if (mode === 'idle' || mode === 'idle-two') {
     setInterval(() => undefined, 60_000);
     return;
   }

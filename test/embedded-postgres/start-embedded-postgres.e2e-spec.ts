@@ -19,7 +19,7 @@ interface ChildRun {
 }
 
 /** `ownGroup`: the child leads a process group of its own, as a command run in a terminal does. */
-function runChild(dataDir: string, mode: 'once' | 'hold' | 'idle', ownGroup = false): ChildRun {
+function runChild(dataDir: string, mode: 'once' | 'hold' | 'idle' | 'idle-two', ownGroup = false): ChildRun {
   const child = spawn(process.execPath, ['-r', REGISTER, FIXTURE, dataDir, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
     detached: ownGroup,
@@ -67,8 +67,9 @@ describe('startEmbeddedPostgres', () => {
       await run.exited;
     }
     // Whatever a killed child left behind must not outlive the test.
-    if (existsSync(join(dataDir, 'postmaster.pid'))) {
-      const pid = postmasterPid(dataDir);
+    for (const dir of [dataDir, `${dataDir}-second`]) {
+      if (!existsSync(join(dir, 'postmaster.pid'))) continue;
+      const pid = postmasterPid(dir);
       if (isAlive(pid)) process.kill(pid, 'SIGQUIT');
       await waitFor(() => !isAlive(pid), { message: `server ${pid} to exit` });
     }
@@ -128,6 +129,18 @@ describe('startEmbeddedPostgres', () => {
     await host.exited;
     expect(host.child.signalCode).toBe('SIGINT');
     await waitFor(() => !isAlive(server), { message: `server ${server} to exit` });
+  });
+
+  it('stops every server it has open when a Ctrl-C ends a host that does not handle it', async () => {
+    const host = runChild(dataDir, 'idle-two', true);
+    running.push(host);
+    await waitFor(() => find(host, 'ready') ?? find(host, 'error'), { message: 'the servers' });
+    const servers = [postmasterPid(dataDir), postmasterPid(`${dataDir}-second`)];
+
+    process.kill(-host.child.pid!, 'SIGINT');
+    await host.exited;
+    expect(host.child.signalCode).toBe('SIGINT');
+    await waitFor(() => servers.every((pid) => !isAlive(pid)), { message: `servers ${servers} to exit` });
   });
 
   it('starts on a directory whose first initialisation was killed half-way', async () => {

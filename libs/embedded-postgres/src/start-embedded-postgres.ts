@@ -127,6 +127,25 @@ async function choosePort(options: EmbeddedPostgresOptions, log: (message: strin
 /** Signals whose default action ends the process, as a terminal or a process manager sends them. */
 const FATAL_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+/**
+ * The last resorts of the handles open in this process. One listener per signal serves them all:
+ * with one per handle, two open handles would each see the other's listener, take it for the host's
+ * and leave the signal unhandled, so the host would no longer end on it.
+ */
+const openServers = new Set<() => void>();
+
+/**
+ * The servers are detached, so a signal that ends this process by default (no other listener: Ctrl-C
+ * before the host installs its shutdown handling) would leave them running: stop them, then die of it.
+ */
+function onFatalSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  for (const lastResort of openServers) lastResort();
+  openServers.clear();
+  for (const fatal of FATAL_SIGNALS) process.removeListener(fatal, onFatalSignal);
+  process.kill(process.pid, signal);
+}
+
 /** `stop()` of the package's class, as far as this module uses it. */
 interface StoppableServer {
   stop(): Promise<void>;
@@ -156,18 +175,12 @@ function stopOnce(
     if (!exited) child?.kill('SIGINT');
   };
   process.once('exit', lastResort);
-  // The server is detached, so a signal that ends this process by default (no other listener: Ctrl-C
-  // before the host installs its shutdown handling) would leave it running: stop it, then die of it.
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (process.listenerCount(signal) > 1) return;
-    lastResort();
-    removeSignalListeners();
-    process.kill(process.pid, signal);
-  };
+  openServers.add(lastResort);
+  if (openServers.size === 1) for (const signal of FATAL_SIGNALS) process.on(signal, onFatalSignal);
   const removeSignalListeners = () => {
-    for (const signal of FATAL_SIGNALS) process.removeListener(signal, onSignal);
+    openServers.delete(lastResort);
+    if (openServers.size === 0) for (const signal of FATAL_SIGNALS) process.removeListener(signal, onFatalSignal);
   };
-  for (const signal of FATAL_SIGNALS) process.on(signal, onSignal);
   child?.once('exit', (code, signal) => {
     exited = true;
     if (!stopping) log(`Embedded PostgreSQL exited unexpectedly (code ${code}, signal ${signal}).\n${output}`);
