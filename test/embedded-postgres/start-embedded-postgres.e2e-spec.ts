@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -156,6 +156,23 @@ describe('startEmbeddedPostgres', () => {
     expect(await next.exited).toBe(0);
     expect(find(next, 'ready')).toMatchObject({ markers: 1 });
     expect(readdirSync(root)).toEqual(['pgdata']);
+  });
+
+  // A volume mounted at the data directory is a mount point, which rename(2) cannot replace (EBUSY). Bind-mounting
+  // the directory onto itself makes one; that needs root, which CI has.
+  const asRoot = process.getuid?.() === 0 ? it : it.skip;
+  asRoot('initialises a mount point in place, as a volume mounted at the data directory is', async () => {
+    await mkdir(dataDir);
+    execFileSync('mount', ['--bind', dataDir, dataDir]);
+    try {
+      const run = runChild(dataDir, 'once');
+      expect(await run.exited).toBe(0);
+      expect(find(run, 'ready')).toMatchObject({ markers: 1 });
+      expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+      expect(readdirSync(root)).toEqual(['pgdata']);
+    } finally {
+      execFileSync('umount', [dataDir]);
+    }
   });
 
   it('refuses a non-empty directory that holds no data directory, and leaves it as it was', async () => {

@@ -107,12 +107,22 @@ async function initialiseBeside(dataDir: string, initialise: (staging: string) =
   await rm(staging, { recursive: true, force: true });
   try {
     await initialise(staging);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    // Another process initialised the directory meanwhile: use its, as a later start would.
+    if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+    throw error;
+  }
+  try {
     // rename(2) replaces an empty directory: one made by hand, or by a mkdir of our own.
     await rename(staging, dataDir);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
-    // Another process initialised the directory meanwhile: use its, as a later start would.
-    if (!existsSync(join(dataDir, 'PG_VERSION'))) throw error;
+    if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+    // An empty directory that cannot be replaced, a mount point above all (a volume mounted at the data directory)
+    // or any directory on Windows, is initialised in place: a start killed meanwhile leaves it half-made.
+    if (!existsSync(dataDir) || (await readdir(dataDir)).length > 0) throw error;
+    await initialise(dataDir);
   }
 }
 
