@@ -1,4 +1,5 @@
 import { isWellFormedName } from '../config/name-rule';
+import { MAX_DELAY_MS } from './envelope/submit-job-envelope';
 
 /**
  * A shortcut past class-validator for the common submission: every envelope field absent or plainly
@@ -16,7 +17,7 @@ export function isPlainlyValidEnvelope(raw: Record<string, unknown>): boolean {
     (raw.queue === undefined || isWellFormedName(raw.queue)) &&
     intOrAbsent(raw.priority, -1_000_000, 1_000_000) &&
     raw.runAt === undefined &&
-    intOrAbsent(raw.delayMs, 0, 366 * 86_400_000) &&
+    intOrAbsent(raw.delayMs, 0, MAX_DELAY_MS) &&
     intOrAbsent(raw.maxAttempts, 1, 1000) &&
     keyOrAbsent(raw.idempotencyKey) &&
     keyOrAbsent(raw.uniqueKey)

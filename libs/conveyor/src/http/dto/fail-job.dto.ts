@@ -1,11 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import { MAX_DELAY_MS } from '../../submission/envelope/submit-job-envelope';
 
 /** A date-time with its offset: what every server reads the same way. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
-
-/** Longest `retryInMs`: a year, as a submission's `delayMs`; a later time is given as `retryAt`. */
-export const MAX_RETRY_IN_MS = 366 * 86_400_000;
 
 /** Body of `POST /jobs/:id/fail`. */
 export class FailJobDto {
@@ -45,12 +43,12 @@ export class FailJobDto {
   @ApiPropertyOptional({
     description: "Try again this many milliseconds from now, by the service's clock: as `retryAt`, whatever the worker's clock says.",
     minimum: 0,
-    maximum: MAX_RETRY_IN_MS,
+    maximum: MAX_DELAY_MS,
   })
   @IsOptional()
   @IsInt()
   @Min(0)
-  @Max(MAX_RETRY_IN_MS)
+  @Max(MAX_DELAY_MS)
   retryInMs?: number;
 
   @ApiPropertyOptional({ description: 'This will never work: the job is DEAD at once (like PermanentJobError).' })

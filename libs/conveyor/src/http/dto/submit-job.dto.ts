@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { NAME_CHARACTERS, NAME_MAX_LENGTH } from '../../config/name-rule';
-import { SubmitJobEnvelope } from '../../submission/envelope/submit-job-envelope';
+import { MAX_DELAY_MS, SubmitJobEnvelope } from '../../submission/envelope/submit-job-envelope';
 import { anyJsonSchema } from './any-json.schema';
 
 /**
@@ -32,7 +32,7 @@ export class SubmitJobDto implements Required<SubmitJobEnvelope> {
   @ApiPropertyOptional({ format: 'date-time', description: 'Run no earlier than this.' })
   runAt: string;
 
-  @ApiPropertyOptional({ description: 'Run no earlier than this many milliseconds from now.', minimum: 0, maximum: 366 * 86_400_000 })
+  @ApiPropertyOptional({ description: 'Run no earlier than this many milliseconds from now.', minimum: 0, maximum: MAX_DELAY_MS })
   delayMs: number;
 
   @ApiPropertyOptional({ description: "Attempts before DEAD; defaults to the handler's, else MAX_ATTEMPTS.", minimum: 1, maximum: 1000 })

@@ -1,6 +1,9 @@
 import { IsDefined, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { NAME_CHARACTERS, NAME_MAX_LENGTH } from '../../config/name-rule';
 
+/** The longest delay a job may be given, a year: a submission's `delayMs`, an HTTP worker's `retryInMs`. */
+export const MAX_DELAY_MS = 366 * 86_400_000;
+
 /**
  * The rules of a submission's envelope, for class-validator: the engine's own, because JobRequestValidator
  * applies them to in-code `enqueue` calls as much as to `POST /jobs`. The payload is checked separately,
@@ -34,7 +37,7 @@ export class SubmitJobEnvelope {
   @IsOptional()
   @IsInt()
   @Min(0)
-  @Max(366 * 86_400_000)
+  @Max(MAX_DELAY_MS)
   delayMs?: number;
 
   @IsOptional()
